@@ -1,0 +1,17 @@
+"""Errors raised by the engine. Each leaves the game exactly as it was."""
+
+from __future__ import annotations
+
+from .cards import NotationError
+from .rules import RulesError
+
+
+class IllegalMoveError(ValueError):
+    """A move the rules do not allow now; the message says why and cites the rule."""
+
+
+class PositionError(ValueError):
+    """A position (or deal) that is malformed or impossible (NOTATION, "Position")."""
+
+
+__all__ = ["IllegalMoveError", "NotationError", "PositionError", "RulesError"]

@@ -1,0 +1,889 @@
+"""The game: a position, its rules and seed, legal moves, and moves applied (R2-R7).
+
+>>> game = Game.from_position({
+...     "players": 2, "hands": [["R7", "G2"], ["B7", "Y1"]],
+...     "draw_pile": ["B3", "Y9"], "discard_pile": ["R5"], "color": "R", "turn": 0})
+>>> [str(move) for move in game.legal_moves(0)]
+['play R7', 'play R7 uno', 'draw', 'uno']
+>>> events = game.push(0, "play R7")
+>>> game.turn, game.catchable
+(1, [0])
+>>> _ = game.push(1, "catch 0")
+>>> game.hands[0]
+['G2', 'B3', 'Y9']
+>>> game.pop()
+(1, Move.parse('catch 0'))
+>>> _ = game.pop(); game.hands[0]
+['R7', 'G2']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .cards import (
+    CARD_CODE,
+    CARD_COLOR,
+    CARD_COPIES,
+    CARD_POINTS,
+    CARD_RANK,
+    COLORS,
+    DRAW_TWO,
+    NUM_CARDS,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_CUSTOM,
+    WILD_DRAW_FOUR,
+    WILD_SWAP,
+    NotationError,
+    card_from_code,
+    color_from_letter,
+    full_deck,
+)
+from .errors import IllegalMoveError, PositionError
+from .events import Event
+from .moves import (
+    ACCEPT,
+    ACCEPT_MOVE,
+    CATCH,
+    CHALLENGE,
+    CHALLENGE_MOVE,
+    COLOR,
+    DRAW,
+    DRAW_MOVE,
+    PASS,
+    PASS_MOVE,
+    PLAY,
+    TURN_KINDS,
+    UNO,
+    UNO_MOVE,
+    Move,
+)
+from .rules import CUSTOM_RULES_WITH_COLOR, CUSTOM_RULES_WITH_SEAT, Rules
+
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 10
+
+# Kinds of pending decision (NOTATION "pending").
+CHALLENGE_PENDING: Final = "challenge"
+DRAWN_PENDING: Final = "drawn"
+COLOR_PENDING: Final = "color"
+STACK_PENDING: Final = "stack"
+
+_PLAIN_PLAYS: Final = [Move.make(PLAY, card) for card in range(NUM_CARDS)]
+_PLAIN_PLAYS_UNO: Final = [Move.make(PLAY, card, uno=True) for card in range(NUM_CARDS)]
+_COLOR_MOVES: Final = [Move.make(COLOR, color=color) for color in range(4)]
+_CATCH_MOVES: Final = [Move.make(CATCH, target=seat) for seat in range(MAX_PLAYERS)]
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A decision the player to act owes before an ordinary turn (NOTATION "pending")."""
+
+    kind: str
+    by: int = -1
+    """challenge: the seat that played the Wild Draw Four."""
+    color: int = -1
+    """challenge: the colour the Wild Draw Four was played on (it judges the challenge)."""
+    guilty: bool = False
+    """challenge: the verdict, fixed at the moment of the play (R5.4)."""
+    card: int = -1
+    """drawn: the playable card just drawn (R4.4)."""
+    amount: int = 0
+    """challenge and stack: cards to draw (4 for one Wild Draw Four; more when stacked)."""
+
+
+class Game:
+    """A UNO game: the position of the current round, the match scores, rules and seed.
+
+    Create one with :meth:`new` (dealer drawn and cards dealt from the seed),
+    :meth:`from_position` (a NOTATION position) or :meth:`deal` (a stacked deck).
+    Moves are applied with :meth:`push` (checked, returns the events) and taken back
+    with :meth:`pop`. All chance comes from ``seed``: same rules, seed and moves give
+    the same game.
+    """
+
+    def __init__(self, players: int, rules: Rules | None = None, seed: int = 0) -> None:
+        if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise PositionError(f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS} (R1.3)")
+        self.rules: Rules = rules if rules is not None else Rules()
+        self.seed: int = seed
+        self.players: int = players
+        self._shuffles = 0
+        self._hands: list[list[int]] = [[] for _ in range(players)]
+        self._draw: list[int] = []  # top card last
+        self._discard: list[int] = []  # top card last
+        self._color = -1
+        self.direction: int = 1
+        self.turn: int = 0
+        self.dealer: int = players - 1
+        self.scores: list[int] = [0] * players
+        self.pending: Pending | None = None
+        self._uno: set[int] = set()
+        self._catchable: set[int] = set()
+        self.winner: int | None = None
+        self.game_winner: int | None = None
+        self._round_start: dict[str, Any] = {}
+        self._history: list[tuple[int, Move]] = []
+        self._finished_rounds: list[list[tuple[int, Move]]] = []
+        self._start: dict[str, Any] = {}
+
+    # ----------------------------------------------------------------- creation
+
+    @classmethod
+    def new(cls, players: int, rules: Rules | None = None, seed: int = 0) -> Game:
+        """A new match: the dealer is chosen by drawing (R2.1) and the first round dealt.
+
+        >>> game = Game.new(4, seed=1)
+        >>> [len(hand) for hand in game.hands], game.dealer
+        ([7, 7, 7, 7], 1)
+        """
+        game = cls(players, rules, seed)
+        game._start = {"players": players}
+        deck = full_deck()
+        game._shuffle(deck)
+        game.dealer = game._choose_dealer(deck)
+        game._start_round()
+        return game
+
+    @classmethod
+    def deal(cls, players: int, dealer: int, deck: Sequence[str], rules: Rules | None = None,
+             seed: int = 0) -> Game:
+        """A round dealt from a stacked deck, cards top first (R2.2, R2.3, first card R5.x)."""
+        game = cls(players, rules, seed)
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise PositionError(f"dealer must be a seat from 0 to {players - 1}")
+        cards = _read_cards(deck, "deck")
+        _check_copies(cards)
+        needed = players * game.rules.hand_size + 1
+        if len(cards) < needed:
+            raise PositionError(
+                f"the deck holds {len(cards)} cards; dealing needs at least {needed}"
+            )
+        game._start = {"deal": {"players": players, "dealer": dealer, "deck": list(deck)}}
+        game.dealer = dealer
+        game._deal(cards)
+        game._round_start = game._snapshot()
+        return game
+
+    @classmethod
+    def from_position(cls, position: dict[str, Any], rules: Rules | None = None,
+                      seed: int = 0) -> Game:
+        """A game at a NOTATION position; raises :class:`PositionError` if it is impossible."""
+        from .position import load_position
+
+        game = load_position(cls, position, rules, seed)
+        game._start = {"state": game.position()}
+        game._round_start = game._snapshot()
+        return game
+
+    # ----------------------------------------------------------------- reading
+
+    @property
+    def hands(self) -> list[list[str]]:
+        """Every hand as card codes, by seat."""
+        return [[CARD_CODE[card] for card in hand] for hand in self._hands]
+
+    def hand(self, seat: int) -> list[str]:
+        """One seat's hand as card codes."""
+        return [CARD_CODE[card] for card in self._hands[seat]]
+
+    def hand_sizes(self) -> list[int]:
+        """How many cards each seat holds."""
+        return [len(hand) for hand in self._hands]
+
+    @property
+    def color(self) -> str | None:
+        """The colour to match (``None`` while a first wild's colour is not chosen)."""
+        return COLORS[self._color] if self._color >= 0 else None
+
+    @property
+    def top_card(self) -> str | None:
+        """The top card of the discard pile."""
+        return CARD_CODE[self._discard[-1]] if self._discard else None
+
+    @property
+    def draw_pile_size(self) -> int:
+        return len(self._draw)
+
+    @property
+    def uno(self) -> list[int]:
+        """Seats that have said UNO for their last card (sorted)."""
+        return sorted(self._uno)
+
+    @property
+    def catchable(self) -> list[int]:
+        """Seats that may still be caught without having said UNO (sorted, R6.2)."""
+        return sorted(self._catchable)
+
+    @property
+    def is_round_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def is_game_over(self) -> bool:
+        return self.game_winner is not None
+
+    @property
+    def history(self) -> list[tuple[int, Move]]:
+        """The moves of the current round, as (seat, move)."""
+        return list(self._history)
+
+    def position(self) -> dict[str, Any]:
+        """The full position as a NOTATION JSON object."""
+        from .position import dump_position
+
+        return dump_position(self)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The position as ``seat`` sees it (``None``: a spectator, who sees no hand)."""
+        from .position import dump_view
+
+        return dump_view(self, seat)
+
+    def copy(self) -> Game:
+        """An independent copy of the game (for search); history is not copied."""
+        other = Game.__new__(Game)
+        other.rules = self.rules
+        other.seed = self.seed
+        other.players = self.players
+        other._shuffles = self._shuffles
+        other._hands = [hand[:] for hand in self._hands]
+        other._draw = self._draw[:]
+        other._discard = self._discard[:]
+        other._color = self._color
+        other.direction = self.direction
+        other.turn = self.turn
+        other.dealer = self.dealer
+        other.scores = self.scores[:]
+        other.pending = self.pending
+        other._uno = set(self._uno)
+        other._catchable = set(self._catchable)
+        other.winner = self.winner
+        other.game_winner = self.game_winner
+        other._round_start = {}
+        other._history = []
+        other._finished_rounds = []
+        other._start = {}
+        return other
+
+    # ----------------------------------------------------------------- legal moves
+
+    def is_playable(self, card: int) -> bool:
+        """Whether a card matches the colour to match or the top card (R4.2, R5.5)."""
+        if card >= WILD:
+            return True
+        if CARD_COLOR[card] == self._color:
+            return True
+        return bool(self._discard) and CARD_RANK[card] == CARD_RANK[self._discard[-1]]
+
+    def legal_moves(self, seat: int | None = None) -> list[Move]:
+        """Every move ``seat`` may make now (default: the player to act).
+
+        Includes the moves that are not on one's turn: ``uno``, ``catch`` and, under
+        ``jump_in``, playing an identical card.
+        """
+        if seat is None:
+            seat = self.turn
+        if self.winner is not None or not 0 <= seat < self.players:
+            return []
+        moves: list[Move] = []
+        hand = self._hands[seat]
+        pending = self.pending
+        if seat == self.turn:
+            self._turn_moves(seat, moves)
+        elif pending is None and self.rules.jump_in and self._discard:
+            top = self._discard[-1]
+            if top < WILD and top in hand:
+                self._play_variants(seat, top, moves)
+        if seat not in self._uno:
+            size = len(hand)
+            if size == 1 or (
+                size == 2 and seat == self.turn
+                and (pending is None or pending.kind != CHALLENGE_PENDING)
+                and (pending is None or pending.kind != STACK_PENDING)
+            ):
+                moves.append(UNO_MOVE)
+        for target in self._catchable:
+            if target != seat:
+                moves.append(_CATCH_MOVES[target])
+        return moves
+
+    def _turn_moves(self, seat: int, moves: list[Move]) -> None:
+        hand = self._hands[seat]
+        pending = self.pending
+        if pending is None:
+            color = self._color
+            top_rank = CARD_RANK[self._discard[-1]] if self._discard else -1
+            for card in set(hand):
+                if card >= WILD or CARD_COLOR[card] == color or CARD_RANK[card] == top_rank:
+                    self._play_variants(seat, card, moves)
+            moves.append(DRAW_MOVE)
+        elif pending.kind == DRAWN_PENDING:
+            self._play_variants(seat, pending.card, moves)
+            if not self.rules.must_play_drawn:
+                moves.append(PASS_MOVE)
+        elif pending.kind == CHALLENGE_PENDING:
+            moves.append(CHALLENGE_MOVE)
+            moves.append(ACCEPT_MOVE)
+            if self.rules.stacking and WILD_DRAW_FOUR in hand:
+                self._play_variants(seat, WILD_DRAW_FOUR, moves)
+        elif pending.kind == COLOR_PENDING:
+            moves.extend(_COLOR_MOVES)
+        else:  # a stack of Draw Twos or (without challenge) Wild Draw Fours
+            top = self._discard[-1]
+            for card in set(hand):
+                if card == top or (top < WILD and CARD_RANK[card] == DRAW_TWO):
+                    self._play_variants(seat, card, moves)
+            moves.append(DRAW_MOVE)
+
+    def _play_variants(self, seat: int, card: int, moves: list[Move]) -> None:
+        """Every way to play ``card``: colours, seats, arguments and the ``uno`` suffix (D3)."""
+        hand = self._hands[seat]
+        size = len(hand)
+        if card < WILD:
+            rank = CARD_RANK[card]
+            if self.rules.seven_zero and rank == 7:
+                for target in range(self.players):
+                    if target != seat:
+                        after = 0 if size == 1 else len(self._hands[target])
+                        self._add(moves, Move.make(PLAY, card, target=target), after)
+                return
+            if self.rules.seven_zero and rank == 0 and size > 1:
+                after = len(self._hands[(seat - self.direction) % self.players])
+            else:
+                after = size - 1
+            moves.append(_PLAIN_PLAYS[card])
+            if after == 1:
+                moves.append(_PLAIN_PLAYS_UNO[card])
+            return
+        after = size - 1
+        if card == WILD_SWAP or (card == WILD_CUSTOM and
+                                 self.rules.custom_rule in CUSTOM_RULES_WITH_SEAT):
+            for color in range(4):
+                for target in range(self.players):
+                    if target != seat:
+                        if card == WILD_SWAP and size > 1:
+                            after = len(self._hands[target])
+                        self._add(moves, Move.make(PLAY, card, color, target), after)
+            return
+        if card == WILD_CUSTOM and self.rules.custom_rule in CUSTOM_RULES_WITH_COLOR:
+            for color in range(4):
+                for discarded in range(4):
+                    if size > 1:
+                        after = size - 1 - sum(1 for c in hand if CARD_COLOR[c] == discarded)
+                    self._add(moves, Move.make(PLAY, card, color, arg=discarded), after)
+            return
+        if card == WILD_CUSTOM and self.rules.custom_rule == "pass_hands" and size > 1:
+            after = len(self._hands[(seat - self.direction) % self.players])
+        for color in range(4):
+            self._add(moves, Move.make(PLAY, card, color), after)
+
+    @staticmethod
+    def _add(moves: list[Move], move: Move, after: int) -> None:
+        moves.append(move)
+        if after == 1:
+            moves.append(Move.from_code(move.code | 1 << 19))
+
+    # ----------------------------------------------------------------- applying moves
+
+    def push(self, seat: int, move: Move | str) -> list[Event]:
+        """Apply ``seat``'s move if it is legal and return the events it caused.
+
+        An illegal move raises :class:`IllegalMoveError` (the reason cites the rule) and
+        changes nothing; a move that is not notation raises ``NotationError``.
+        """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalMoveError(f"there is no seat {seat!r} in a {self.players}-player game")
+        if move not in self.legal_moves(seat):
+            raise IllegalMoveError(self.explain_illegal(seat, move))
+        events: list[Event] = []
+        self._apply(seat, move, events)
+        self._history.append((seat, move))
+        return events
+
+    def push_unchecked(self, seat: int, move: Move) -> None:
+        """Apply a move taken from :meth:`legal_moves` without checking it (for simulations)."""
+        self._apply(seat, move, None)
+        self._history.append((seat, move))
+
+    def pop(self) -> tuple[int, Move]:
+        """Take back the last move of the current round and return it."""
+        if not self._history:
+            raise IndexError("no move to take back in this round")
+        last = self._history[-1]
+        moves = self._history[:-1]
+        self._restore(self._round_start)
+        for seat, move in moves:
+            self._apply(seat, move, None)
+        self._history = moves
+        return last
+
+    def next_round(self) -> list[Event]:
+        """Deal the next round: the next dealer clockwise, a full shuffled deck (R7.4)."""
+        if self.winner is None:
+            raise IllegalMoveError("R7.4: the round is not over yet")
+        if self.game_winner is not None:
+            raise IllegalMoveError(f"R3.2: the game is over; seat {self.game_winner} won")
+        self._finished_rounds.append(self._history)
+        self._history = []
+        self.dealer = (self.dealer + 1) % self.players
+        return self._start_round()
+
+    def record(self) -> dict[str, Any]:
+        """The game record: rules, seed, how it started, and every round's moves.
+
+        :func:`replay` plays it back exactly.
+        """
+        rounds = [*self._finished_rounds, self._history]
+        return {
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            **self._start,
+            "rounds": [[[seat, str(move)] for seat, move in moves] for moves in rounds],
+        }
+
+    def explain_illegal(self, seat: int, move: Move) -> str:
+        """Why ``move`` is not legal for ``seat`` now, citing the rule."""
+        from .explain import explain
+
+        return explain(self, seat, move)
+
+    # ----------------------------------------------------------------- rule mechanics
+
+    def _apply(self, seat: int, move: Move, events: list[Event] | None) -> None:
+        kind = move.kind
+        if kind in TURN_KINDS:
+            self._catchable.clear()  # D1: the player to act starts (or goes on with) a turn
+        if kind == PLAY:
+            self._play(seat, move, events)
+        elif kind == DRAW:
+            self._draw_move(seat, events)
+        elif kind == PASS:
+            self.pending = None
+            if events is not None:
+                events.append(Event("pass", {"seat": seat}))
+            self._advance(1)
+        elif kind == CHALLENGE:
+            self._challenge(seat, events)
+        elif kind == ACCEPT:
+            pending = self.pending
+            assert pending is not None
+            self.pending = None
+            if events is not None:
+                events.append(Event("accept", {"seat": seat}))
+            self._give(seat, pending.amount, events, "wild_draw_four")
+            self._skip_to_next(seat, events)
+        elif kind == COLOR:
+            self.pending = None
+            self._color = move.color
+            if events is not None:
+                events.append(Event("color", {"seat": seat, "color": COLORS[move.color]}))
+        elif kind == UNO:
+            self._uno.add(seat)
+            self._catchable.discard(seat)
+            if events is not None:
+                events.append(Event("uno", {"seat": seat}))
+        else:  # CATCH
+            target = move.target
+            self._catchable.discard(target)
+            if events is not None:
+                events.append(Event("catch", {"seat": seat, "target": target}))
+            self._give(target, self.rules.uno_penalty, events, "uno_penalty")
+
+    def _play(self, seat: int, move: Move, events: list[Event] | None) -> None:
+        card = move.card
+        hand = self._hands[seat]
+        pending = self.pending
+        stacked = pending.amount if pending is not None and pending.kind != DRAWN_PENDING else 0
+        jump_in = seat != self.turn
+        self.turn = seat
+        hand.remove(card)
+        old_color = self._color
+        self._discard.append(card)
+        self._color = CARD_COLOR[card] if card < WILD else move.color
+        self.pending = None
+        if events is not None:
+            public: dict[str, Any] = {"seat": seat, "card": CARD_CODE[card], "move": move.text,
+                                      "color": COLORS[self._color]}
+            if jump_in:
+                public["jump_in"] = True
+            events.append(Event("play", public))
+        if not hand:
+            self._end_round(seat, card, stacked, events)
+            return
+        players = self.players
+        direction = self.direction
+        rules = self.rules
+        changed: tuple[int, ...] = (seat,)
+        if card < WILD:
+            rank = CARD_RANK[card]
+            if rank < 10:
+                if rules.seven_zero and rank == 7:
+                    self._swap(seat, move.target, events)
+                    changed = (seat, move.target)
+                elif rules.seven_zero and rank == 0:
+                    self._pass_hands(events)
+                    changed = tuple(range(players))
+                self.turn = (seat + direction) % players
+            elif rank == SKIP:
+                self._skip_to_next((seat + direction) % players, events)
+            elif rank == REVERSE:
+                self.direction = -direction
+                if players == 2 and rules.two_player_reverse_skips:
+                    self.turn = seat  # R5.2: acts like Skip with two players
+                else:
+                    self.turn = (seat - direction) % players
+            else:  # DRAW_TWO
+                victim = (seat + direction) % players
+                if rules.stacking:
+                    self.pending = Pending(STACK_PENDING, amount=stacked + 2)
+                    self.turn = victim
+                else:
+                    self._give(victim, 2, events, "draw_two")
+                    self._skip_to_next(victim, events)
+        elif card == WILD_DRAW_FOUR:
+            victim = (seat + direction) % players
+            guilty = any(CARD_COLOR[other] == old_color for other in hand)
+            if rules.challenge:
+                self.pending = Pending(CHALLENGE_PENDING, by=seat, color=old_color,
+                                       guilty=guilty, amount=stacked + 4)
+                self.turn = victim
+            elif rules.stacking:
+                self.pending = Pending(STACK_PENDING, amount=stacked + 4)
+                self.turn = victim
+            else:
+                self._give(victim, 4, events, "wild_draw_four")
+                self._skip_to_next(victim, events)
+        elif card == WILD_SWAP:
+            self._swap(seat, move.target, events)
+            changed = (seat, move.target)
+            self.turn = (seat + direction) % players
+        elif card == WILD_CUSTOM:
+            changed = self._custom(seat, move, events)
+        else:  # WILD
+            self.turn = (seat + direction) % players
+        if move.uno:
+            self._uno.add(seat)
+        for changed_seat in changed:
+            if len(self._hands[changed_seat]) == 1 and changed_seat not in self._uno:
+                self._catchable.add(changed_seat)
+
+    def _custom(self, seat: int, move: Move, events: list[Event] | None) -> tuple[int, ...]:
+        """The Wild Customizable's rule (R5.7, DECISIONS.md catalogue)."""
+        rule = self.rules.custom_rule
+        count = self.rules.custom_count
+        players = self.players
+        direction = self.direction
+        following = (seat + direction) % players
+        if events is not None and rule != "none":
+            events.append(Event("custom", {"seat": seat, "rule": rule}))
+        if rule == "others_draw":
+            for step in range(1, players):
+                self._give((seat + step * direction) % players, count, events, "custom")
+            self.turn = following
+        elif rule == "next_draw_skip":
+            self._give(following, count, events, "custom")
+            self._skip_to_next(following, events)
+        elif rule == "skip":
+            for step in range(1, count + 1):
+                if events is not None:
+                    skipped = (seat + step * direction) % players
+                    events.append(Event("skip", {"seat": skipped}))
+            self.turn = (seat + (count + 1) * direction) % players
+        elif rule == "play_again":
+            self.turn = seat
+        elif rule == "discard_color":
+            hand = self._hands[seat]
+            discarded = [card for card in hand if CARD_COLOR[card] == move.arg]
+            if discarded:
+                self._hands[seat] = [card for card in hand if CARD_COLOR[card] != move.arg]
+                top = self._discard.pop()
+                self._discard.extend(discarded)
+                self._discard.append(top)
+            if events is not None:
+                events.append(Event("discard", {"seat": seat,
+                                                "cards": [CARD_CODE[c] for c in discarded]}))
+            if not self._hands[seat]:
+                self._end_round(seat, WILD_CUSTOM, 0, events)
+                return ()
+            self.turn = following
+        elif rule == "pass_hands":
+            self._pass_hands(events)
+            self.turn = following
+            return tuple(range(players))
+        elif rule == "chosen_draw":
+            self._give(move.target, count, events, "custom")
+            self.turn = following
+        else:  # "none": a plain wild
+            self.turn = following
+        return (seat,)
+
+    def _draw_move(self, seat: int, events: list[Event] | None) -> None:
+        pending = self.pending
+        if pending is not None:  # a stack: take it all and lose the turn
+            self.pending = None
+            self._give(seat, pending.amount, events, "stack")
+            self._skip_to_next(seat, events)
+            return
+        drawn: list[int] = []
+        while True:
+            card = self._take_card(events)
+            if card < 0:
+                break
+            drawn.append(card)
+            if not self.rules.draw_until_playable or self.is_playable(card):
+                break
+        if drawn:
+            self._hands[seat].extend(drawn)
+            self._uno.discard(seat)
+        if events is not None:
+            events.append(Event("draw", {"seat": seat, "count": len(drawn), "reason": "turn"},
+                                {seat: {"cards": [CARD_CODE[c] for c in drawn]}}))
+        if drawn and self.is_playable(drawn[-1]):
+            self.pending = Pending(DRAWN_PENDING, card=drawn[-1])
+        else:
+            self._advance(1)  # R4.4 / R4.5: nothing playable drawn, the turn ends
+
+    def _challenge(self, seat: int, events: list[Event] | None) -> None:
+        pending = self.pending
+        assert pending is not None
+        self.pending = None
+        by = pending.by
+        if events is not None:
+            events.append(Event(
+                "challenge", {"seat": seat, "by": by, "guilty": pending.guilty},
+                {seat: {"hand": [CARD_CODE[c] for c in self._hands[by]]}},
+            ))
+        if pending.guilty:  # R5.4: the challenged player draws, the challenger plays on
+            self._give(by, pending.amount, events, "challenge")
+        else:
+            self._give(seat, pending.amount + 2, events, "challenge")
+            self._skip_to_next(seat, events)
+
+    def _end_round(self, seat: int, card: int, stacked: int, events: list[Event] | None) -> None:
+        """R7: the round is won at once; R7.2 draws; R7.3 scoring; R3.2 the match."""
+        self.winner = seat
+        self.pending = None
+        self._catchable.clear()
+        victim = (seat + self.direction) % self.players
+        if card < WILD and CARD_RANK[card] == DRAW_TWO:
+            self._give(victim, stacked + 2, events, "draw_two")
+        elif card == WILD_DRAW_FOUR:
+            self._give(victim, stacked + 4, events, "wild_draw_four")
+        points = [sum(CARD_POINTS[c] for c in hand) for hand in self._hands]
+        self.scores[seat] += sum(points)
+        if self.scores[seat] >= self.rules.target_score:
+            self.game_winner = seat
+        if events is not None:
+            events.append(Event("round_over", {
+                "winner": seat, "points": points, "scores": self.scores[:],
+                "hands": self.hands, "game_winner": self.game_winner,
+            }))
+
+    def _advance(self, steps: int) -> None:
+        self.turn = (self.turn + steps * self.direction) % self.players
+
+    def _skip_to_next(self, skipped: int, events: list[Event] | None) -> None:
+        """``skipped`` loses the turn; the player after them acts."""
+        if events is not None:
+            events.append(Event("skip", {"seat": skipped}))
+        self.turn = (skipped + self.direction) % self.players
+
+    def _swap(self, seat: int, target: int, events: list[Event] | None) -> None:
+        hands = self._hands
+        hands[seat], hands[target] = hands[target], hands[seat]
+        self._uno.discard(seat)  # D4: a replaced hand needs UNO said again
+        self._uno.discard(target)
+        if events is not None:
+            events.append(Event("swap", {"seats": [seat, target]}))
+
+    def _pass_hands(self, events: list[Event] | None) -> None:
+        """Every hand moves to the next seat in the direction of play."""
+        players = self.players
+        old = self._hands
+        new: list[list[int]] = [[] for _ in range(players)]
+        for seat in range(players):
+            new[(seat + self.direction) % players] = old[seat]
+        self._hands = new
+        self._uno.clear()
+        if events is not None:
+            events.append(Event("pass_hands", {"direction": self.direction}))
+
+    def _take_card(self, events: list[Event] | None) -> int:
+        """The top card of the draw pile, reshuffling the discard pile if needed (R4.5)."""
+        if not self._draw:
+            if len(self._discard) <= 1:
+                return -1
+            top = self._discard.pop()
+            self._draw = self._discard
+            self._discard = [top]
+            self._shuffle(self._draw)
+            if events is not None:
+                events.append(Event("reshuffle", {"count": len(self._draw)}))
+        return self._draw.pop()
+
+    def _give(self, seat: int, count: int, events: list[Event] | None, reason: str) -> None:
+        """``seat`` draws ``count`` cards, or as many as there are (R4.5)."""
+        drawn = []
+        for _ in range(count):
+            card = self._take_card(events)
+            if card < 0:
+                break
+            drawn.append(card)
+        if drawn:
+            self._hands[seat].extend(drawn)
+            self._uno.discard(seat)
+            self._catchable.discard(seat)
+        if events is not None:
+            events.append(Event("draw", {"seat": seat, "count": len(drawn), "reason": reason},
+                                {seat: {"cards": [CARD_CODE[c] for c in drawn]}}))
+
+    def _shuffle(self, cards: list[int]) -> None:
+        """Shuffle with a generator seeded from the game seed and the shuffle count (D14)."""
+        random.Random(f"{self.seed}/{self._shuffles}").shuffle(cards)
+        self._shuffles += 1
+
+    # ----------------------------------------------------------------- rounds
+
+    def _choose_dealer(self, deck: list[int]) -> int:
+        """R2.1: everyone draws; the highest point value deals; tied players draw again."""
+        candidates = list(range(self.players))
+        position = 0
+        while True:
+            if position + len(candidates) > len(deck):
+                self._shuffle(deck)
+                position = 0
+            drawn = {seat: deck[position + i] for i, seat in enumerate(candidates)}
+            position += len(candidates)
+            best = max(CARD_POINTS[card] for card in drawn.values())
+            candidates = [seat for seat in candidates if CARD_POINTS[drawn[seat]] == best]
+            if len(candidates) == 1:
+                return candidates[0]
+
+    def _start_round(self) -> list[Event]:
+        deck = full_deck()
+        self._shuffle(deck)
+        self._deal(deck)
+        self._round_start = self._snapshot()
+        return [Event("deal", {"dealer": self.dealer, "top": self.top_card,
+                               "turn": self.turn, "direction": self.direction})]
+
+    def _deal(self, deck: list[int]) -> None:
+        """Deal ``deck`` (top first) from the dealer's left, turn the first card (R2, R5.x)."""
+        players = self.players
+        dealer = self.dealer
+        self._hands = [[] for _ in range(players)]
+        index = 0
+        for _ in range(self.rules.hand_size):
+            for step in range(1, players + 1):
+                self._hands[(dealer + step) % players].append(deck[index])
+                index += 1
+        rest = deck[index:]
+        rest.reverse()  # top card last
+        self._draw = rest
+        self._discard = []
+        self._uno = set()
+        self._catchable = set()
+        self.winner = None
+        self.pending = None
+        self.direction = 1
+        first = self._draw.pop()
+        while first == WILD_DRAW_FOUR:  # R5.4: back into the deck, reshuffle, turn again
+            if all(card == WILD_DRAW_FOUR for card in self._draw):
+                raise PositionError("R5.4: the deck holds only Wild Draw Fours to turn up")
+            self._draw.append(first)
+            self._shuffle(self._draw)
+            first = self._draw.pop()
+        self._discard.append(first)
+        left = (dealer + 1) % players
+        self.turn = left
+        self._color = CARD_COLOR[first] if first < WILD else -1
+        if first >= WILD:  # R5.8: the first player chooses the colour, nothing else happens
+            self.pending = Pending(COLOR_PENDING)
+        elif CARD_RANK[first] == DRAW_TWO:  # R5.1
+            self._give(left, 2, None, "draw_two")
+            self.turn = (left + 1) % players
+        elif CARD_RANK[first] == REVERSE:  # R5.2
+            self.direction = -1
+            self.turn = dealer
+        elif CARD_RANK[first] == SKIP:  # R5.3
+            self.turn = (left + 1) % players
+
+    # ----------------------------------------------------------------- snapshots
+
+    def _snapshot(self) -> dict[str, Any]:
+        return {
+            "shuffles": self._shuffles, "hands": [h[:] for h in self._hands],
+            "draw": self._draw[:], "discard": self._discard[:], "color": self._color,
+            "direction": self.direction, "turn": self.turn, "dealer": self.dealer,
+            "scores": self.scores[:], "pending": self.pending, "uno": set(self._uno),
+            "catchable": set(self._catchable), "winner": self.winner,
+            "game_winner": self.game_winner,
+        }
+
+    def _restore(self, snap: dict[str, Any]) -> None:
+        self._shuffles = snap["shuffles"]
+        self._hands = [h[:] for h in snap["hands"]]
+        self._draw = snap["draw"][:]
+        self._discard = snap["discard"][:]
+        self._color = snap["color"]
+        self.direction = snap["direction"]
+        self.turn = snap["turn"]
+        self.dealer = snap["dealer"]
+        self.scores = snap["scores"][:]
+        self.pending = snap["pending"]
+        self._uno = set(snap["uno"])
+        self._catchable = set(snap["catchable"])
+        self.winner = snap["winner"]
+        self.game_winner = snap["game_winner"]
+
+
+def _read_cards(codes: object, what: str) -> list[int]:
+    if not isinstance(codes, list):
+        raise PositionError(f"{what} must be a list of card codes")
+    try:
+        return [card_from_code(code) for code in codes]
+    except NotationError as error:
+        raise PositionError(f"{what}: {error}") from None
+
+
+def _check_copies(cards: list[int]) -> None:
+    counts = [0] * NUM_CARDS
+    for card in cards:
+        counts[card] += 1
+        if counts[card] > CARD_COPIES[card]:
+            raise PositionError(
+                f"R1: more than {CARD_COPIES[card]} {CARD_CODE[card]} "
+                f"(the deck has {CARD_COPIES[card]})"
+            )
+
+
+def replay(record: dict[str, Any]) -> Game:
+    """Play a game record (from :meth:`Game.record`) back; raises on any illegal move."""
+    from .rules import Rules as _Rules
+
+    rules = _Rules.from_dict(record.get("rules"))
+    seed = record.get("seed", 0)
+    if "state" in record:
+        game = Game.from_position(record["state"], rules, seed)
+    elif "deal" in record:
+        deal = record["deal"]
+        game = Game.deal(deal["players"], deal["dealer"], deal["deck"], rules, seed)
+    else:
+        game = Game.new(record["players"], rules, seed)
+    for number, moves in enumerate(record.get("rounds", [])):
+        if number:
+            game.next_round()
+        for seat, move in moves:
+            game.push(seat, move)
+    return game
+
+
+__all__ = ["Game", "Pending", "color_from_letter", "replay"]

@@ -1,0 +1,200 @@
+"""Moves and their text notation (NOTATION.md, "Moves").
+
+A :class:`Move` is immutable and interned: there is one object per distinct move, so
+legal-move lists are cheap to build and compare. Its ``code`` is a small ``int`` that
+can serve as an action id.
+
+>>> move = Move.parse("play w+4 g uno")
+>>> str(move), move.card_code, move.uno
+('play W+4 G uno', 'W+4', True)
+>>> Move.parse("play WS B 2") is Move.parse("play ws b 2")
+True
+>>> Move.parse("play W")
+Traceback (most recent call last):
+...
+unogame.engine.cards.NotationError: 'play W': a wild card needs its colour (play W COLOUR)
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+from .cards import (
+    CARD_CODE,
+    COLORS,
+    NUM_CARDS,
+    NotationError,
+    card_from_code,
+    color_from_letter,
+    is_wild,
+)
+
+PLAY: Final = 0
+DRAW: Final = 1
+PASS: Final = 2
+CHALLENGE: Final = 3
+ACCEPT: Final = 4
+COLOR: Final = 5
+UNO: Final = 6
+CATCH: Final = 7
+KIND_WORDS: Final = ("play", "draw", "pass", "challenge", "accept", "color", "uno", "catch")
+TURN_KINDS: Final = frozenset({PLAY, DRAW, PASS, CHALLENGE, ACCEPT, COLOR})
+"""Moves that start or continue a turn; they close every catch window (D1)."""
+
+MAX_SEATS: Final = 10
+
+
+def encode(kind: int, card: int = -1, color: int = -1, target: int = -1, arg: int = -1,
+           uno: bool = False) -> int:
+    """Pack a move into its ``code``: kind, card, colour, seat, colour argument, uno flag."""
+    return (kind | (card + 1) << 3 | (color + 1) << 9 | (target + 1) << 12 | (arg + 1) << 16
+            | uno << 19)
+
+
+class Move:
+    """One move of the notation: ``play R7``, ``play WS B 2 uno``, ``draw``, ``catch 1``...
+
+    Build moves with :meth:`parse` or :meth:`from_code`; equal moves are the same object.
+    Fields are ``-1`` when a move does not have them.
+    """
+
+    __slots__ = ("arg", "card", "code", "color", "kind", "target", "text", "uno")
+    _interned: ClassVar[dict[int, Move]] = {}
+
+    code: int
+    kind: int
+    card: int
+    color: int
+    target: int
+    arg: int
+    uno: bool
+    text: str
+
+    def __init__(self, code: int) -> None:
+        self.code = code
+        self.kind = code & 7
+        self.card = (code >> 3 & 63) - 1
+        self.color = (code >> 9 & 7) - 1
+        self.target = (code >> 12 & 15) - 1
+        self.arg = (code >> 16 & 7) - 1
+        self.uno = bool(code >> 19 & 1)
+        self.text = self._format()
+
+    @classmethod
+    def from_code(cls, code: int) -> Move:
+        """The interned move for a code made by :func:`encode`."""
+        move = cls._interned.get(code)
+        if move is None:
+            move = cls._interned[code] = cls(code)
+        return move
+
+    @classmethod
+    def make(cls, kind: int, card: int = -1, color: int = -1, target: int = -1, arg: int = -1,
+             uno: bool = False) -> Move:
+        """The interned move with these fields."""
+        return cls.from_code(encode(kind, card, color, target, arg, uno))
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move in the notation; raise :class:`NotationError` if it is not one."""
+        if not isinstance(text, str):
+            raise NotationError(f"a move must be text, not {text!r}")
+        words = text.split()
+        if not words:
+            raise NotationError("empty move")
+        word = words[0].lower()
+        args = words[1:]
+        if word == "play":
+            return cls._parse_play(text, args)
+        if word in ("draw", "pass", "challenge", "accept", "uno"):
+            if args:
+                raise NotationError(f"{text!r}: '{word}' takes nothing after it")
+            return cls.make(KIND_WORDS.index(word))
+        if word == "color":
+            if len(args) != 1:
+                raise NotationError(f"{text!r}: expected 'color COLOUR'")
+            return cls.make(COLOR, color=color_from_letter(args[0]))
+        if word == "catch":
+            if len(args) != 1:
+                raise NotationError(f"{text!r}: expected 'catch SEAT'")
+            return cls.make(CATCH, target=_seat(text, args[0]))
+        raise NotationError(f"{text!r}: unknown move word {words[0]!r}")
+
+    @classmethod
+    def _parse_play(cls, text: str, args: list[str]) -> Move:
+        if not args:
+            raise NotationError(f"{text!r}: expected 'play CARD'")
+        card = card_from_code(args[0])
+        rest = args[1:]
+        uno = bool(rest) and rest[-1].lower() == "uno"
+        if uno:
+            rest = rest[:-1]
+        color = -1
+        if is_wild(card):
+            if not rest:
+                raise NotationError(
+                    f"{text!r}: a wild card needs its colour (play {CARD_CODE[card]} COLOUR)"
+                )
+            color = color_from_letter(rest[0])
+            rest = rest[1:]
+        target = arg = -1
+        for word in rest:
+            if word.isdigit() and target < 0:
+                target = _seat(text, word)
+            elif len(word) == 1 and word.upper() in COLORS and arg < 0 and is_wild(card):
+                arg = color_from_letter(word)
+            else:
+                raise NotationError(f"{text!r}: unexpected {word!r}")
+        return cls.make(PLAY, card, color, target, arg, uno)
+
+    def _format(self) -> str:
+        kind = self.kind
+        if kind == PLAY:
+            parts = ["play", CARD_CODE[self.card] if 0 <= self.card < NUM_CARDS else "?"]
+            if self.color >= 0:
+                parts.append(COLORS[self.color])
+            if self.arg >= 0:
+                parts.append(COLORS[self.arg])
+            if self.target >= 0:
+                parts.append(str(self.target))
+            if self.uno:
+                parts.append("uno")
+            return " ".join(parts)
+        if kind == COLOR:
+            return f"color {COLORS[self.color]}"
+        if kind == CATCH:
+            return f"catch {self.target}"
+        return KIND_WORDS[kind]
+
+    @property
+    def card_code(self) -> str | None:
+        """The code of the card a ``play`` puts down, else ``None``."""
+        return CARD_CODE[self.card] if self.card >= 0 else None
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Move.parse({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Move) and other.code == self.code)
+
+    def __hash__(self) -> int:
+        return self.code
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (Move.from_code, (self.code,))
+
+
+def _seat(text: str, word: str) -> int:
+    if not word.isdigit() or int(word) >= MAX_SEATS:
+        raise NotationError(f"{text!r}: {word!r} is not a seat number (0 to {MAX_SEATS - 1})")
+    return int(word)
+
+
+DRAW_MOVE: Final = Move.make(DRAW)
+PASS_MOVE: Final = Move.make(PASS)
+CHALLENGE_MOVE: Final = Move.make(CHALLENGE)
+ACCEPT_MOVE: Final = Move.make(ACCEPT)
+UNO_MOVE: Final = Move.make(UNO)
