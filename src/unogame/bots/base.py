@@ -1,0 +1,77 @@
+"""The bot interface: a bot sees only its seat's view, its legal moves and its own events.
+
+A front end (or the simulator) owns the :class:`~unogame.engine.Game`. For each seat a bot
+plays, it forwards the events that seat may see (``Event.for_seat``) to :meth:`Bot.observe`,
+and asks :meth:`Bot.choose` whenever that seat has legal moves. On its turn a bot must
+return a move; off its turn (``uno``, ``catch``, jump-ins) it may return ``None``.
+A front end waits ``reaction_delay`` seconds before applying an off-turn move, so that
+people can still press UNO or catch first.
+
+>>> from unogame.engine import Game
+>>> game = Game.new(3, seed=2)
+>>> bot = RandomBot(seed=1)
+>>> move = bot.choose(game.view(game.turn), game.legal_moves(game.turn))
+>>> move in game.legal_moves(game.turn)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine import Game, Move
+
+
+class Bot:
+    """Base class for bots. Deterministic for a given seed."""
+
+    level = "base"
+    reaction_delay: float = 1.0
+    """Seconds a front end waits before applying this bot's off-turn moves."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self.seat: int | None = None
+
+    def new_round(self, seat: int, view: dict[str, Any]) -> None:
+        """A round starts (or the bot joins one): reset what it remembers."""
+        self.seat = seat
+
+    def observe(self, event: dict[str, Any]) -> None:
+        """An event as this bot's seat sees it (``Event.for_seat(seat)``)."""
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move | None:
+        """The move to make now, or ``None`` to do nothing (only allowed off turn)."""
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """A uniformly random legal move on its turn; off turn, it says UNO or catches at random."""
+
+    level = "random"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move | None:
+        if not legal:
+            return None
+        seat = self.seat if self.seat is not None else _seat_of(view)
+        if view["turn"] != seat and self.rng.random() < 0.5:
+            return None  # off turn, acting is optional
+        return legal[int(self.rng.random() * len(legal))]
+
+
+def _seat_of(view: dict[str, Any]) -> int:
+    """The seat a view belongs to: the only hand shown as a list."""
+    for seat, hand in enumerate(view["hands"]):
+        if isinstance(hand, list):
+            return seat
+    raise ValueError("a spectator's view belongs to no seat")
+
+
+def bot_move(game: Game, seat: int, bot: Bot) -> Move | None:
+    """Ask ``bot`` for ``seat``'s move, handing it only the view and the legal moves."""
+    legal = game.legal_moves(seat)
+    if not legal:
+        return None
+    return bot.choose(game.view(seat), legal)
