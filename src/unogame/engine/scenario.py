@@ -7,7 +7,7 @@ command prints its result).
 ...     "draw_pile": [], "discard_pile": ["R5"], "color": "R"},
 ...     "actions": [[0, "play R1"], [1, "draw"]]})
 >>> result.error is None, result.game.turn, result.game.catchable
-(True, 0, [])
+(True, 1, [])
 >>> run_scenario({"state": {"players": 2, "hands": [["R1"], ["G3"]], "draw_pile": [],
 ...     "discard_pile": ["R5"], "color": "R"}, "actions": [[1, "draw"]]}).error["error"]
 "'draw' by seat 1: R4.1: it is seat 0's turn, not seat 1's"
