@@ -75,3 +75,17 @@ def bot_move(game: Game, seat: int, bot: Bot) -> Move | None:
     if not legal:
         return None
     return bot.choose(game.view(seat), legal)
+
+
+BOT_LEVELS: dict[str, type[Bot]] = {"random": RandomBot}
+"""Bot classes by level name; ``easy``, ``medium`` and ``hard`` register here too."""
+
+
+def make_bot(level: str, seed: int = 0) -> Bot:
+    """A new bot of the named level (``random``, ``easy``, ``medium``, ``hard``)."""
+    try:
+        return BOT_LEVELS[level](seed)
+    except KeyError:
+        raise ValueError(
+            f"unknown bot level {level!r} (one of: {', '.join(BOT_LEVELS)})"
+        ) from None
