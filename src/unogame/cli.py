@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import random
 import sys
@@ -104,6 +106,11 @@ def cmd_random(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+FRONT_END_COMMANDS = ("unogame.sim.cli", "unogame.tui.cli", "unogame.server.cli")
+"""Modules that add subcommands (``sim``, ``play``, ``serve``): each has
+``register(subparsers)``, which adds its parser and sets ``func(args, out, err) -> int``."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="uno", description="UNO: the complete card game")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -122,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
                             help="stop after this many rounds (default: play the match out)")
     random_cmd.add_argument("--compact", action="store_true", help="one-line JSON")
     random_cmd.set_defaults(func=cmd_random)
+    for module_name in FRONT_END_COMMANDS:
+        if importlib.util.find_spec(module_name) is not None:
+            importlib.import_module(module_name).register(commands)
     return parser
 
 
