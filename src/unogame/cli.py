@@ -130,7 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     random_cmd.add_argument("--compact", action="store_true", help="one-line JSON")
     random_cmd.set_defaults(func=cmd_random)
     for module_name in FRONT_END_COMMANDS:
-        if importlib.util.find_spec(module_name) is not None:
+        package = module_name.rsplit(".", 1)[0]
+        if (importlib.util.find_spec(package) is not None
+                and importlib.util.find_spec(module_name) is not None):
             importlib.import_module(module_name).register(commands)
     return parser
 
