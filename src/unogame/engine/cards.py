@@ -92,6 +92,9 @@ def is_wild(card: int) -> bool:
     return card >= WILD
 
 
+_FULL_DECK: Final = tuple(card for card in range(NUM_CARDS) for _ in range(CARD_COPIES[card]))
+
+
 def full_deck() -> list[int]:
     """The 112 cards, in a fixed order (R1)."""
-    return [card for card in range(NUM_CARDS) for _ in range(CARD_COPIES[card])]
+    return list(_FULL_DECK)

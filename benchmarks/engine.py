@@ -1,0 +1,119 @@
+"""Engine benchmark: random playouts through the public engine API.
+
+One "game" is one round, dealt with ``Game.new`` and played until a player goes out:
+legal-move generation (``Game.legal_moves``) and apply (``Game.push_unchecked``) under the
+full rules, with UNO calls, catches and Wild Draw Four challenges decided at random
+(``unogame.engine.playout``: the player to act picks uniformly among its legal moves,
+drawing only when it cannot play, as RLCard's random agents do).
+
+    python benchmarks/engine.py                 # 2, 4 and 10 players
+    python benchmarks/engine.py --vs-rlcard     # also RLCard 1.2.0's UNO loop, same run, same core
+
+With ``--vs-rlcard`` the two loops alternate in short slices so that machine noise hits
+both alike; the last line is ``vs rlcard (4 players): X.XX x`` (our games/s over RLCard's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+from collections.abc import Callable
+
+from unogame.engine import Game, Rules
+from unogame.engine.playout import play_random_round
+
+
+def unogame_loop(players: int, rules: Rules) -> Callable[[int], tuple[int, int]]:
+    """A function playing N rounds; returns (games, decisions)."""
+    state = {"seed": 0}
+
+    def run(games: int) -> tuple[int, int]:
+        decisions = 0
+        for _ in range(games):
+            seed = state["seed"]
+            state["seed"] += 1
+            game = Game.new(players, rules, seed)
+            decisions += play_random_round(game, random.Random(seed))
+        return games, decisions
+
+    return run
+
+
+def rlcard_loop(players: int) -> Callable[[int], tuple[int, int]]:
+    """RLCard 1.2.0's UNO game loop with uniformly random legal actions."""
+    import numpy as np
+    from rlcard.games.uno.game import UnoGame
+
+    game = UnoGame(allow_step_back=False, num_players=players)
+    game.np_random = np.random.RandomState(1)
+    rng = random.Random(1)
+
+    def run(games: int) -> tuple[int, int]:
+        steps = 0
+        for _ in range(games):
+            game.init_game()
+            while not game.is_over():
+                actions = game.get_legal_actions()
+                game.step(actions[int(rng.random() * len(actions))])
+                steps += 1
+        return games, steps
+
+    return run
+
+
+def measure(loops: dict[str, Callable[[int], tuple[int, int]]], seconds: float,
+            slice_seconds: float = 0.25) -> dict[str, tuple[int, int, float]]:
+    """Run the loops in alternating slices for about ``seconds`` each."""
+    totals = {name: [0, 0, 0.0] for name in loops}
+    for run in loops.values():  # warm up
+        run(3)
+    per_slice = {name: 5 for name in loops}
+    while min(total[2] for total in totals.values()) < seconds:
+        for name, run in loops.items():
+            start = time.perf_counter()
+            games, decisions = run(per_slice[name])
+            elapsed = time.perf_counter() - start
+            total = totals[name]
+            total[0] += games
+            total[1] += decisions
+            total[2] += elapsed
+            per_slice[name] = max(1, int(per_slice[name] * slice_seconds / max(elapsed, 1e-6)))
+    return {name: (int(t[0]), int(t[1]), t[2]) for name, t in totals.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--players", default="2,4,10")
+    parser.add_argument("--vs-rlcard", action="store_true")
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core for all
+    rules = Rules()
+    print(f"{'players':>7} {'games/s':>10} {'decisions/s':>12} {'decisions/game':>15}")
+    results = {}
+    for players in (int(p) for p in args.players.split(",")):
+        loops = {"unogame": unogame_loop(players, rules)}
+        if args.vs_rlcard and players == 4:
+            loops["rlcard"] = rlcard_loop(players)
+        measured = measure(loops, args.seconds)
+        results[players] = measured
+        games, decisions, elapsed = measured["unogame"]
+        print(f"{players:>7} {games / elapsed:>10.0f} {decisions / elapsed:>12.0f} "
+              f"{decisions / games:>15.1f}")
+    if args.vs_rlcard:
+        if 4 not in results:
+            results[4] = measure({"unogame": unogame_loop(4, rules),
+                                  "rlcard": rlcard_loop(4)}, args.seconds)
+        games, steps, elapsed = results[4]["rlcard"]
+        print(f"rlcard 4 players: {games / elapsed:.0f} games/s, {steps / elapsed:.0f} "
+              f"steps/s, {steps / games:.1f} steps/game")
+        ours = results[4]["unogame"]
+        ratio = (ours[0] / ours[2]) / (games / elapsed)
+        print(f"vs rlcard (4 players): {ratio:.2f} x")
+
+
+if __name__ == "__main__":
+    main()
