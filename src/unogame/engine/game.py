@@ -160,6 +160,8 @@ class Game:
         self._history: list[tuple[int, Move]] = []
         self._finished_rounds: list[list[tuple[int, Move]]] = []
         self._start: dict[str, Any] = {}
+        self.dealer_draws: list[dict[int, str]] = []
+        """R2.1: the cards drawn to choose the first dealer (public), one dict per drawing."""
 
     # ----------------------------------------------------------------- creation
 
@@ -174,7 +176,7 @@ class Game:
         game = cls(players, rules, seed)
         game._start = {"players": players}
         rng = game._next_rng()
-        game.dealer = _choose_dealer(players, rng)
+        game.dealer = _choose_dealer(players, rng, game.dealer_draws)
         deck = full_deck()  # R2.1: the cards go back and the deck is shuffled
         _shuffle_with(rng, deck)
         game._deal(deck)
@@ -301,6 +303,7 @@ class Game:
         other._history = []
         other._finished_rounds = []
         other._start = {}
+        other.dealer_draws = self.dealer_draws
         return other
 
     # ----------------------------------------------------------------- legal moves
@@ -886,15 +889,17 @@ def _shuffle_with(rng: random.Random, cards: list[int]) -> None:
     cards.sort(key=lambda _: key())
 
 
-def _choose_dealer(players: int, rng: random.Random) -> int:
+def _choose_dealer(players: int, rng: random.Random, draws: list[dict[int, str]]) -> int:
     """R2.1: everyone draws a card from the shuffled deck; the highest point value deals;
-    tied players draw again from what is left (the cards go back afterwards)."""
+    tied players draw again from what is left (the cards go back afterwards).
+    Each drawing is appended to ``draws`` (seat to card code)."""
     deck = full_deck()
     candidates = list(range(players))
     while True:
         if len(deck) < len(candidates):
             deck = full_deck()
         drawn = {seat: deck.pop(int(rng.random() * len(deck))) for seat in candidates}
+        draws.append({seat: CARD_CODE[card] for seat, card in drawn.items()})
         best = max(CARD_POINTS[card] for card in drawn.values())
         candidates = [seat for seat in candidates if CARD_POINTS[drawn[seat]] == best]
         if len(candidates) == 1:
