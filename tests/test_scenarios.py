@@ -126,3 +126,21 @@ def test_command_exit_1_one_line_no_traceback(text: str) -> None:
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
+
+
+def test_command_loads_the_notation_position_example() -> None:
+    """NOTATION.md's position example, as a scenario with no actions, prints itself back."""
+    position = {
+        "players": 4, "hands": [["R7", "W"], ["G2", "G+2"], ["YS"], ["B1", "B1", "WS"]],
+        "draw_pile": ["B3", "Y9"], "discard_pile": ["R5", "G5"], "color": "R", "direction": 1,
+        "turn": 0, "dealer": 3, "scores": [0, 0, 0, 0], "pending": None, "uno": [],
+        "catchable": [], "winner": None, "game_winner": None,
+    }
+    result = uno("scenario", stdin=json.dumps({"state": position}))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == position
+    scenario = {"rules": {"target_score": 500, "must_play_drawn": False}, "seed": 7,
+                "state": position, "actions": [[0, "play R7"], [1, "draw"], [1, "pass"]]}
+    result = uno("scenario", stdin=json.dumps(scenario))
+    assert result.returncode == 2, "B3 drawn on R7 is not playable: the turn ended, no pass"
+    assert json.loads(result.stdout)["action"] == 2
