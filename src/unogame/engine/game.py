@@ -335,17 +335,16 @@ class Game:
             top = self._discard[-1]
             if top < WILD and top in hand:
                 self._play_variants(seat, top, moves)
-        if seat not in self._uno:
-            size = len(hand)
-            if size == 1 or (
-                size == 2 and seat == self.turn
-                and (pending is None or pending.kind != CHALLENGE_PENDING)
-                and (pending is None or pending.kind != STACK_PENDING)
-            ):
-                moves.append(UNO_MOVE)
-        for target in self._catchable:
-            if target != seat:
-                moves.append(_CATCH_MOVES[target])
+        size = len(hand)
+        if size <= 2 and seat not in self._uno and (size == 1 or (
+            seat == self.turn
+            and (pending is None or pending.kind not in (CHALLENGE_PENDING, STACK_PENDING))
+        )):
+            moves.append(UNO_MOVE)
+        if self._catchable:
+            for target in self._catchable:
+                if target != seat:
+                    moves.append(_CATCH_MOVES[target])
         return moves
 
     def _turn_moves(self, seat: int, moves: list[Move]) -> None:
@@ -506,7 +505,7 @@ class Game:
 
     def _apply(self, seat: int, move: Move, events: list[Event] | None) -> None:
         kind = move.kind
-        if kind in TURN_KINDS:
+        if kind in TURN_KINDS and self._catchable:
             self._catchable.clear()  # D1: the player to act starts (or goes on with) a turn
         if kind == PLAY:
             self._play(seat, move, events)
