@@ -1,5 +1,11 @@
-"""Bots: players that see only their seat's view and legal moves."""
+"""Bots: players that see only their seat's view and legal moves.
+
+Levels (``BOT_LEVELS``): ``random``, ``easy``, ``medium``, ``hard``.
+"""
 
 from .base import BOT_LEVELS, Bot, RandomBot, bot_move, make_bot
+from .heuristic import EasyBot, MediumBot
+from .ismcts import HardBot
 
-__all__ = ["BOT_LEVELS", "Bot", "RandomBot", "bot_move", "make_bot"]
+__all__ = ["BOT_LEVELS", "Bot", "EasyBot", "HardBot", "MediumBot", "RandomBot", "bot_move",
+           "make_bot"]

@@ -21,7 +21,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import Game, Move
+from ..engine import Game, Move, Rules
 
 
 class Bot:
@@ -34,10 +34,17 @@ class Bot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self.seat: int | None = None
+        self.rules: Rules = Rules()
+        """The game's rule options (public knowledge): given to :meth:`new_round`."""
 
-    def new_round(self, seat: int, view: dict[str, Any]) -> None:
-        """A round starts (or the bot joins one): reset what it remembers."""
+    def new_round(self, seat: int, view: dict[str, Any], rules: Rules | None = None) -> None:
+        """A round starts (or the bot joins one): reset what it remembers.
+
+        ``rules`` are the game's rule options; bots that simulate the game need them.
+        """
         self.seat = seat
+        if rules is not None:
+            self.rules = rules
 
     def observe(self, event: dict[str, Any]) -> None:
         """An event as this bot's seat sees it (``Event.for_seat(seat)``)."""
@@ -74,6 +81,9 @@ def bot_move(game: Game, seat: int, bot: Bot) -> Move | None:
     legal = game.legal_moves(seat)
     if not legal:
         return None
+    bot.rules = game.rules
+    if bot.seat is None:
+        bot.new_round(seat, game.view(seat), game.rules)
     return bot.choose(game.view(seat), legal)
 
 

@@ -1,0 +1,311 @@
+"""``hard``: information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012).
+
+Single-observer IS-MCTS: every iteration samples a *determinization* — a full game
+consistent with what this seat has seen (its hand, the discard pile, hand sizes, the cards
+it knows in other hands from challenges, swaps and passed hands) — and walks one shared
+tree of moves (keyed by seat and move) with UCB over the moves available in that
+determinization, expands one move, plays on with a fast greedy policy for at most
+``rollout_plies`` plies, and scores the end (1 for the winner; a cut-off position is scored
+by hand sizes). The engine is the simulator (``Game.push_unchecked``).
+
+Only on-turn decisions with more than one option are searched; off-turn moves (UNO,
+catching, jump-ins) and forced moves come from the ``medium`` rules at once.
+
+>>> from unogame.engine import Game
+>>> game = Game.new(2, seed=4)
+>>> bot = HardBot(seed=1, iterations=30)
+>>> bot.new_round(game.turn, game.view(game.turn), game.rules)
+>>> bot.choose(game.view(game.turn), game.legal_moves()) in game.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any, Final
+
+from ..engine import Game, Move
+from ..engine.cards import (
+    CARD_COLOR,
+    CARD_POINTS,
+    CARD_RANK,
+    COLORS,
+    WILD,
+    WILD_DRAW_FOUR,
+    card_from_code,
+)
+from ..engine.game import Pending
+from ..engine.moves import ACCEPT_MOVE, CATCH, COLOR, DRAW_MOVE, PLAY, UNO
+from .base import BOT_LEVELS
+from .heuristic import MediumBot
+from .knowledge import CardTracker
+
+_UNO_BIT: Final = 1 << 19
+
+# A static preference for each card in the rollout policy: shed actions and high numbers,
+# keep wilds (a Wild Draw Four longest).
+_ROLLOUT_SCORE: Final[tuple[float, ...]] = tuple(
+    (6.0 + CARD_POINTS[c] / 10 + (3.0 if CARD_RANK[c] >= 10 else 0.0)) if c < WILD
+    else (0.5 if c == WILD_DRAW_FOUR else 1.0)
+    for c in range(56)
+)
+
+
+def determinize(view: dict[str, Any], tracker: CardTracker, template: Game,
+                pool: Sequence[int], rng: random.Random) -> Game:
+    """A full game consistent with ``view`` and what ``tracker`` knows.
+
+    ``template`` holds the public state and this seat's hand (see :func:`public_game`);
+    ``pool`` holds the unseen cards. They are dealt at random into the other hands (after
+    the cards known to be there) and the draw pile.
+    """
+    game = template.copy()
+    game.seed = rng.getrandbits(32)
+    cards = list(pool)
+    rng.shuffle(cards)
+    seat = tracker.seat
+    hands = view["hands"]
+    for other, size in enumerate(hands):
+        if other == seat:
+            continue
+        known = tracker.known[other][:size]
+        need = size - len(known)
+        hand = known + cards[len(cards) - need:] if need else list(known)
+        if need:
+            del cards[len(cards) - need:]
+        while len(hand) < size:  # only with an inconsistent hand-written position
+            hand.append(rng.randrange(WILD))
+        game._hands[other] = hand
+    draw_size = view["draw_pile"]
+    game._draw = cards[:draw_size]
+    pending = view["pending"]
+    if pending is not None and pending["kind"] == "challenge" and "guilty" not in pending:
+        color = COLORS.index(pending["color"]) if pending.get("color") else -1
+        by_hand = game._hands[pending["by"]]
+        guilty = any(CARD_COLOR[card] == color for card in by_hand)
+        game.pending = Pending("challenge", by=pending["by"], color=color, guilty=guilty,
+                               amount=pending.get("amount", 4))
+    return game
+
+
+def public_game(view: dict[str, Any], seat: int, rules: Any) -> Game:
+    """A game holding what ``seat`` sees: its hand, the discard pile and the public state
+    (other hands and the draw pile are left empty, to be filled by :func:`determinize`)."""
+    players = view["players"]
+    game = Game(players, rules, 0)
+    game._hands = [[] for _ in range(players)]
+    game._hands[seat] = [card_from_code(code) for code in view["hands"][seat]]
+    game._discard = [card_from_code(code) for code in reversed(view["discard_pile"])]
+    game._color = COLORS.index(view["color"]) if view["color"] else -1
+    game.direction = view["direction"]
+    game.turn = view["turn"]
+    game.dealer = view["dealer"]
+    game.scores = list(view["scores"])
+    game._uno = set(view["uno"])
+    game._catchable = set(view["catchable"])
+    pending = view["pending"]
+    if pending is not None:
+        kind = pending["kind"]
+        color = COLORS.index(pending["color"]) if pending.get("color") else -1
+        card = card_from_code(pending["card"]) if pending.get("card") else -1
+        amount = pending.get("amount", 4 if kind == "challenge" else 0)
+        game.pending = Pending(kind, by=pending.get("by", -1), color=color,
+                               guilty=bool(pending.get("guilty", False)), card=card,
+                               amount=amount)
+    return game
+
+
+def search_moves(game: Game, seat: int) -> list[Move]:
+    """The moves the search considers: turn moves only, a play always with its ``uno``
+    variant when it has one (saying UNO costs nothing)."""
+    moves = game.legal_moves(seat)
+    out = []
+    codes = {move.code for move in moves}
+    for move in moves:
+        kind = move.kind
+        if kind in (UNO, CATCH):
+            continue
+        if kind == PLAY and not move.uno and move.code | _UNO_BIT in codes:
+            continue
+        out.append(move)
+    return out
+
+
+def rollout_move(game: Game, seat: int, moves: list[Move]) -> Move:
+    """The fast greedy policy: the best-scored play, wilds in the colour held most."""
+    pending = game.pending
+    if pending is not None and pending.kind == "challenge":
+        return ACCEPT_MOVE
+    best = DRAW_MOVE
+    best_score = -1.0
+    hand = game._hands[seat]
+    color = -1
+    hands = game._hands
+    for move in moves:
+        kind = move.kind
+        if kind != PLAY:
+            if kind == COLOR:
+                if color < 0:
+                    color = _most_color(hand)
+                if move.color == color:
+                    return move
+            elif best_score < 0 and kind != UNO and kind != CATCH:
+                best = move
+                best_score = -0.5
+            continue
+        card = move.card
+        score = _ROLLOUT_SCORE[card]
+        if move.uno:
+            score += 100.0
+        if card >= WILD:
+            if color < 0:
+                color = _most_color(hand)
+            if move.color != color:
+                continue
+            if move.target >= 0:
+                score -= 0.1 * len(hands[move.target])
+        elif move.target >= 0:
+            score -= 0.1 * len(hands[move.target])
+        if score > best_score:
+            best, best_score = move, score
+    return best
+
+
+def _most_color(hand: list[int]) -> int:
+    counts = [0, 0, 0, 0]
+    for card in hand:
+        if card < WILD:
+            counts[CARD_COLOR[card]] += 1
+    return counts.index(max(counts))
+
+
+class _Node:
+    __slots__ = ("avail", "children", "parent", "reward", "seat", "visits")
+
+    def __init__(self, parent: _Node | None, seat: int) -> None:
+        self.parent = parent
+        self.seat = seat
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+
+
+class HardBot(MediumBot):
+    """IS-MCTS over determinizations, ``medium`` for off-turn and forced moves.
+
+    ``iterations`` bounds the search (deterministic for a seed); ``time_limit`` (seconds),
+    if set, stops it earlier (anytime).
+    """
+
+    level = "hard"
+    reaction_delay = 1.0
+    exploration = 0.7
+    cutoff_sharpness = 0.6
+    """A cut-off rollout scores each seat by ``exp(-sharpness * hand size)``, normalized."""
+
+    def __init__(self, seed: int = 0, iterations: int = 150, time_limit: float | None = None,
+                 rollout_plies: int = 40) -> None:
+        super().__init__(seed)
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.rollout_plies = rollout_plies
+        self.last_iterations = 0
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move | None:
+        if not legal:
+            return None
+        seat = self._my_seat(view)
+        if view["turn"] != seat:
+            self.tracker.sync(view)
+            return self.off_turn(view, legal)
+        for move in legal:
+            if move.kind == CATCH:
+                return move
+        if len(view["hands"][seat]) == 1:
+            for move in legal:
+                if move.kind == UNO:
+                    return move
+        self.tracker.sync(view)
+        template = public_game(view, seat, self.rules)
+        options = search_moves(template, seat)
+        if len(options) <= 1:
+            return MediumBot.choose(self, view, legal)
+        move = self.search(view, template, options)
+        return move if move in legal else MediumBot.choose(self, view, legal)
+
+    def search(self, view: dict[str, Any], template: Game, options: list[Move]) -> Move:
+        """Run IS-MCTS from this seat's information set; the most visited root move."""
+        rng = self.rng
+        seat = self.tracker.seat
+        pool = self.tracker.unseen(view)
+        root = _Node(None, -1)
+        deadline = (time.perf_counter() + self.time_limit) if self.time_limit else None
+        exploration = self.exploration
+        sharpness = self.cutoff_sharpness
+        plies = self.rollout_plies
+        done = 0
+        for done in range(1, self.iterations + 1):  # noqa: B007
+            game = determinize(view, self.tracker, template, pool, rng)
+            node = root
+            # selection and expansion
+            while game.winner is None:
+                mover = game.turn
+                moves = options if node is root else search_moves(game, mover)
+                children = node.children
+                untried = [m for m in moves if (m.code << 4 | mover) not in children]
+                if untried:
+                    move = untried[int(rng.random() * len(untried))]
+                    child = _Node(node, mover)
+                    children[move.code << 4 | mover] = child
+                    for other in moves:
+                        sibling = children.get(other.code << 4 | mover)
+                        if sibling is not None and sibling is not child:
+                            sibling.avail += 1
+                    game.push_unchecked(mover, move)
+                    node = child
+                    break
+                best_child: _Node | None = None
+                best_move = moves[0]
+                best_value = -1.0
+                for move in moves:
+                    child = children[move.code << 4 | mover]
+                    child.avail += 1
+                    value = (child.reward / child.visits
+                             + exploration * math.sqrt(math.log(child.avail) / child.visits))
+                    if value > best_value:
+                        best_child, best_move, best_value = child, move, value
+                assert best_child is not None
+                game.push_unchecked(mover, best_move)
+                node = best_child
+            # rollout
+            steps = 0
+            while game.winner is None and steps < plies:
+                mover = game.turn
+                game.push_unchecked(mover, rollout_move(game, mover, game.legal_moves(mover)))
+                steps += 1
+            if game.winner is not None:
+                rewards = [0.0] * game.players
+                rewards[game.winner] = 1.0
+            else:
+                weights = [math.exp(-sharpness * len(hand)) for hand in game._hands]
+                total = sum(weights)
+                rewards = [weight / total for weight in weights]
+            # backpropagation
+            while node.parent is not None:
+                node.visits += 1
+                node.reward += rewards[node.seat]
+                node = node.parent
+            root.visits += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        self.last_iterations = done
+        best = max(options, key=lambda m: (root.children[m.code << 4 | seat].visits
+                                           if (m.code << 4 | seat) in root.children else -1))
+        return best
+
+
+BOT_LEVELS["hard"] = HardBot

@@ -1,0 +1,117 @@
+"""What one seat knows about the cards it cannot see, kept up to date from its events.
+
+A seat sees its own hand and the discard pile in its view. From its events (as
+``Event.for_seat`` gives them) it can also know some cards in other hands: a challenger is
+shown the challenged hand (R5.4), a swap (R5.6, ``seven_zero`` 7) gives the other seat the
+hand this seat held, and passing hands (``pass_hands``, ``seven_zero`` 0) moves every
+known hand along. A known card leaves a hand when that seat plays or discards it.
+
+>>> tracker = CardTracker(seat=0, players=2)
+>>> tracker.reset(0, ["R1", "G2"])
+>>> tracker.observe({"type": "swap", "seats": [0, 1]})
+>>> tracker.known[1]
+[1, 28]
+>>> tracker.observe({"type": "play", "seat": 1, "card": "G2"})
+>>> tracker.known[1]
+[1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..engine.cards import CARD_COPIES, NUM_CARDS, card_from_code
+
+
+class CardTracker:
+    """Known cards in other seats' hands, by seat (card ints, a multiset as a list)."""
+
+    def __init__(self, seat: int = 0, players: int = 2) -> None:
+        self.seat = seat
+        self.players = players
+        self.known: list[list[int]] = [[] for _ in range(players)]
+        self.own: list[int] | None = []
+        """This seat's hand as last known (``None`` right after a swap, until the next view)."""
+
+    def reset(self, seat: int, hand: Iterable[str], players: int | None = None) -> None:
+        """A new round (or the bot joins): nothing known about other hands."""
+        self.seat = seat
+        if players is not None:
+            self.players = players
+        self.known = [[] for _ in range(self.players)]
+        self.own = [card_from_code(code) for code in hand]
+
+    def sync(self, view: dict[str, Any]) -> None:
+        """Take this seat's hand from its view, and drop known cards that no longer fit."""
+        hands = view["hands"]
+        self.own = [card_from_code(code) for code in hands[self.seat]]
+        for other, known in enumerate(self.known):
+            size = hands[other] if isinstance(hands[other], int) else 0
+            if other == self.seat:
+                known.clear()
+            elif len(known) > size:
+                del known[size:]
+
+    def observe(self, event: dict[str, Any]) -> None:
+        kind = event["type"]
+        seat = self.seat
+        if kind == "play":
+            player = event["seat"]
+            card = card_from_code(event["card"])
+            if player == seat:
+                _remove(self.own, card)
+            else:
+                _remove(self.known[player], card)
+        elif kind == "draw":
+            if event["seat"] == seat and self.own is not None:
+                self.own.extend(card_from_code(code) for code in event.get("cards", ()))
+        elif kind == "discard":
+            player = event["seat"]
+            target = self.own if player == seat else self.known[player]
+            for code in event["cards"]:
+                _remove(target, card_from_code(code))
+        elif kind == "challenge":
+            if "hand" in event:  # shown to the challenger only (R5.4)
+                self.known[event["by"]] = [card_from_code(code) for code in event["hand"]]
+        elif kind == "swap":
+            first, second = event["seats"]
+            known = self.known
+            known[first], known[second] = known[second], known[first]
+            if seat in (first, second):
+                other = second if seat == first else first
+                known[other] = list(self.own) if self.own is not None else []
+                known[seat] = []
+                self.own = None
+        elif kind == "pass_hands":
+            players = self.players
+            direction = event["direction"]
+            old = self.known
+            old[seat] = list(self.own) if self.own is not None else []
+            new: list[list[int]] = [[] for _ in range(players)]
+            for other in range(players):
+                new[(other + direction) % players] = old[other]
+            new[seat] = []
+            self.known = new
+            self.own = None
+        elif kind in ("round_over", "deal"):
+            self.known = [[] for _ in range(self.players)]
+
+    def unseen(self, view: dict[str, Any]) -> list[int]:
+        """Cards this seat cannot place: the deck minus its hand, the discard pile and the
+        cards it knows in other hands (one entry per copy)."""
+        counts = list(CARD_COPIES)
+        for code in view["hands"][self.seat]:
+            counts[card_from_code(code)] -= 1
+        for code in view["discard_pile"]:
+            counts[card_from_code(code)] -= 1
+        for other, known in enumerate(self.known):
+            if other != self.seat:
+                for card in known:
+                    counts[card] -= 1
+        return [card for card in range(NUM_CARDS) for _ in range(max(0, counts[card]))]
+
+
+def _remove(cards: list[int] | None, card: int) -> None:
+    if cards is not None and card in cards:
+        cards.remove(card)

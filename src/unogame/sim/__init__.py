@@ -1,0 +1,1 @@
+"""Tournaments between bots: rounds played in parallel, statistics, tables and plots."""

@@ -1,0 +1,117 @@
+"""``uno sim``: bots play many rounds against each other; a table, and files with ``--out``.
+
+``uno sim --players 4 --bots hard,medium,medium,medium --games 2000 --seed 1``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from dataclasses import fields
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..bots import BOT_LEVELS
+from ..engine import Rules, RulesError
+from .runner import BotError, SimConfig, run_rounds
+from .stats import format_table, summarize
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``sim`` subcommand."""
+    parser = subparsers.add_parser(
+        "sim", help="bots play many rounds; win rates, points, round lengths, plots",
+        description="Bots play many rounds (a 'game' here is one round) with seats rotated, "
+                    "on every core; prints win rates with 95%% confidence intervals.")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--bots", default=None,
+                        help="comma-separated levels by slot, e.g. hard,medium,medium,medium "
+                             f"(levels: {', '.join(BOT_LEVELS)}; default: all medium)")
+    parser.add_argument("--games", type=int, default=1000, help="rounds to play")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes (default: every core)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="directory for results.json, rounds.csv, bots.csv and PNG plots")
+    parser.add_argument("--no-plots", action="store_true", help="with --out: no PNG files")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--rules", default=None,
+                        help='rule options as JSON, e.g. \'{"stacking": true}\'')
+    house = parser.add_argument_group("house rules (override --rules)")
+    for field in fields(Rules):
+        flag = "--" + field.name.replace("_", "-")
+        if field.type in ("bool", bool):
+            if field.default:
+                house.add_argument("--no-" + field.name.replace("_", "-"), dest=field.name,
+                                   action="store_false", default=None,
+                                   help=f"turn off {field.name}")
+            else:
+                house.add_argument(flag, dest=field.name, action="store_true", default=None,
+                                   help=f"turn on {field.name}")
+        else:
+            kind = int if field.type in ("int", int) else str
+            house.add_argument(flag, dest=field.name, type=kind, default=None,
+                               help=f"{field.name} (default {field.default})")
+    parser.set_defaults(func=cmd_sim)
+
+
+def cmd_sim(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    try:
+        options = json.loads(args.rules) if args.rules else {}
+        if not isinstance(options, dict):
+            raise RulesError("--rules must be a JSON object")
+        for field in fields(Rules):
+            value = getattr(args, field.name, None)
+            if value is not None:
+                options[field.name] = value
+        rules = Rules.from_dict(options)
+    except (json.JSONDecodeError, RulesError, TypeError) as error:
+        print(f"uno sim: bad rules: {error}", file=err)
+        return 1
+    levels = tuple(args.bots.split(",")) if args.bots else ("medium",) * args.players
+    unknown = [level for level in levels if level not in BOT_LEVELS]
+    if unknown:
+        print(f"uno sim: unknown bot level {unknown[0]!r} (one of: {', '.join(BOT_LEVELS)})",
+              file=err)
+        return 1
+    if not 2 <= args.players <= 10:
+        print("uno sim: --players must be from 2 to 10", file=err)
+        return 1
+    if len(levels) != args.players:
+        print(f"uno sim: --bots names {len(levels)} bots for {args.players} players", file=err)
+        return 1
+    if args.games < 1:
+        print("uno sim: --games must be at least 1", file=err)
+        return 1
+    config = SimConfig(args.players, levels, args.games, args.seed, rules)
+    workers = args.workers or os.cpu_count() or 1
+    started = time.perf_counter()
+    show = not args.no_progress
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            width = 30
+            filled = width * done // total
+            elapsed = time.perf_counter() - started
+            print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} rounds "
+                  f"{elapsed:.0f}s", end="", file=err, flush=True)
+
+    try:
+        results = run_rounds(config, workers, progress=progress)
+    except BotError as error:
+        print(f"\nuno sim: {error}", file=err)
+        return 2
+    if show:
+        print(file=err)
+    summary = summarize(levels, results)
+    print(f"{args.players} players, bots {','.join(levels)}, {args.games} rounds, "
+          f"seed {args.seed}, rules {json.dumps(rules.to_dict())}", file=out)
+    print(format_table(summary), file=out)
+    if args.out is not None:
+        from .report import write_results
+
+        paths = write_results(args.out, config, results, summary, plots=not args.no_plots)
+        print(f"wrote {', '.join(str(path) for path in paths)}", file=out)
+    return 0

@@ -1,0 +1,95 @@
+"""IS-MCTS determinizations agree with everything the seat has seen (hypothesis)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from unogame.bots.ismcts import determinize, public_game
+from unogame.bots.knowledge import CardTracker
+from unogame.engine import Game, Rules
+from unogame.engine.cards import CARD_COLOR, card_from_code
+from unogame.engine.playout import random_step
+
+rules_strategy = st.builds(
+    Rules,
+    stacking=st.booleans(),
+    seven_zero=st.booleans(),
+    jump_in=st.booleans(),
+    draw_until_playable=st.booleans(),
+    custom_rule=st.sampled_from(["none", "pass_hands", "discard_color", "others_draw",
+                                 "chosen_draw"]),
+    hand_size=st.integers(3, 9),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(players=st.integers(2, 10), rules=rules_strategy, seed=st.integers(0, 10**6),
+       steps=st.integers(0, 150), seat_pick=st.integers(0, 9))
+def test_determinizations_match_the_view(players: int, rules: Rules, seed: int, steps: int,
+                                         seat_pick: int) -> None:
+    game = Game.new(players, rules, seed)
+    seat = seat_pick % players
+    tracker = CardTracker(seat, players)
+    tracker.reset(seat, game.view(seat)["hands"][seat], players)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.winner is not None:
+            break
+        mover = game.turn
+        move = game.legal_moves(mover)[int(rng.random() * len(game.legal_moves(mover)))]
+        for event in game.push(mover, move):
+            tracker.observe(event.for_seat(seat))
+        if rng.random() < 0.3 and game.winner is None:
+            random_step(game, rng)  # UNO calls and catches too; it reports no events,
+            tracker = _rebuild(game, seat)  # so the seat's events are replayed
+    if game.winner is not None:
+        return
+    view = game.view(seat)
+    tracker.sync(view)
+    truth = game.hands
+    for other, known in enumerate(tracker.known):  # what the seat knows is true
+        if other != seat:
+            assert not Counter(known) - Counter(card_from_code(c) for c in truth[other])
+    template = public_game(view, seat, game.rules)
+    pool = tracker.unseen(view)
+    for sample in range(3):
+        world = determinize(view, tracker, template, pool, random.Random(sample))
+        assert world.view(seat)["hands"][seat] == view["hands"][seat]
+        assert world.hand_sizes() == game.hand_sizes()
+        assert world.draw_pile_size == game.draw_pile_size
+        assert world.position()["discard_pile"] == view["discard_pile"]
+        assert (world.color, world.turn, world.direction) == (game.color, game.turn,
+                                                              game.direction)
+        assert world.uno == game.uno and world.catchable == game.catchable
+        everything = Counter(c for hand in world.hands for c in hand)
+        everything.update(world.position()["draw_pile"] + view["discard_pile"])
+        real = Counter(c for hand in truth for c in hand)
+        real.update(game.position()["draw_pile"] + view["discard_pile"])
+        assert everything == real  # the same cards, only placed differently
+        for other, known in enumerate(tracker.known):
+            if other != seat:
+                assert not Counter(known) - Counter(world._hands[other])
+        public = game.view(seat)
+        if public["pending"] is not None and public["pending"]["kind"] == "challenge":
+            pending = world.pending
+            assert pending is not None and pending.kind == "challenge"
+            if "guilty" not in public["pending"]:
+                by_hand = world._hands[pending.by]
+                assert pending.guilty == any(CARD_COLOR[c] == pending.color for c in by_hand)
+        assert world.legal_moves(seat) == game.legal_moves(seat)
+
+
+def _rebuild(game: Game, seat: int) -> CardTracker:
+    """A tracker fed the events of the round so far (the game replayed with events)."""
+    record = game.record()
+    replayed = Game.new(game.players, game.rules, game.seed)
+    tracker = CardTracker(seat, game.players)
+    tracker.reset(seat, replayed.view(seat)["hands"][seat], game.players)
+    for mover, move in record["rounds"][0]:
+        for event in replayed.push(mover, move):
+            tracker.observe(event.for_seat(seat))
+    return tracker
