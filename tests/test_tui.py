@@ -1,0 +1,382 @@
+"""The terminal game (issue 5), driven by Textual's pilot with real keys.
+
+The snapshot of the main screen is plain text (80x24, fixed seed) in tests/snapshots/;
+run with UNO_UPDATE_SNAPSHOTS=1 to rewrite it after an intended change of the layout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+textual = pytest.importorskip("textual")
+
+from rich.console import Console  # noqa: E402
+
+from unogame.bots import BOT_LEVELS  # noqa: E402
+from unogame.cli import main  # noqa: E402
+from unogame.engine import Game, Rules  # noqa: E402
+from unogame.tui.app import (  # noqa: E402
+    ChoiceScreen,
+    GameScreen,
+    PassScreen,
+    ScoreScreen,
+    SetupScreen,
+    UnoApp,
+)
+from unogame.tui.match import MatchConfig, SeatConfig  # noqa: E402
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+LEVEL = "random"
+FAST = {"bot_delay": 0.0, "reaction_delay": 0.0}
+FROZEN = {"bot_delay": 1000.0, "reaction_delay": 1000.0}
+"""Bots that never get to move during a test (for still screens)."""
+
+
+def screen_text(app: UnoApp) -> str:
+    """The screen as plain text, the way Textual's own screenshot renders it."""
+    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(),
+                      record=True, force_terminal=True, color_system=None,
+                      legacy_windows=False)
+    console.print(app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def run(test: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(test())
+
+
+async def until(pilot: Any, condition: Callable[[], bool], limit: int = 400) -> None:
+    for _ in range(limit):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the app never reached the expected state")
+
+
+def config(*seats: SeatConfig, seed: int = 1, **options: Any) -> MatchConfig:
+    return MatchConfig(seats=list(seats), seed=seed, **options)
+
+
+async def ready(pilot: Any, app: UnoApp) -> None:
+    """Wait for the game screen to be up and drawn."""
+    await until(pilot, lambda: isinstance(app.screen, GameScreen))
+    await pilot.pause()
+
+
+def game_screen(app: UnoApp) -> GameScreen:
+    return next(s for s in app.screen_stack if isinstance(s, GameScreen))
+
+
+async def human_turn(pilot: Any, app: UnoApp) -> None:
+    """Make one legal turn move for the person at the keyboard, with keys only."""
+    assert app.match is not None and app.viewer is not None
+    legal = app.match.game.legal_moves(app.viewer)
+    kinds = {str(move).split()[0] for move in legal}
+    if "color" in kinds:
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("r")
+        return
+    if "challenge" in kinds:
+        await pilot.press("a")
+        return
+    screen = game_screen(app)
+    plays = [move for move in legal if move.kind == 0]
+    if plays:
+        target = plays[0].card_code
+        while screen._hand[screen.cursor] != target:
+            await pilot.press("right")
+        await pilot.press("enter")
+        for _ in range(3):  # colour, seat, colour argument
+            await pilot.pause()
+            if isinstance(app.screen, ChoiceScreen):
+                await pilot.press(app.screen.options[0][0])
+        return
+    if "pass" in kinds:
+        await pilot.press("k")
+        return
+    await pilot.press("d")
+
+
+def test_full_round_against_bots() -> None:
+    """A person plays a whole round against two bots with the keyboard; the scoreboard
+    shows the winner and the scores, and Enter deals the next round."""
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bob", LEVEL),
+                            SeatConfig("Cid", LEVEL), seed=5, **FAST))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.match is not None)
+            match = app.match
+            assert match is not None
+            moves_by_ann = 0
+            for _ in range(600):
+                await until(pilot, lambda: match.game.is_round_over
+                            or match.game.turn == 0)
+                if match.game.is_round_over:
+                    break
+                before = len(match.game.history)
+                await human_turn(pilot, app)
+                await until(pilot, lambda b=before: len(match.game.history) > b)
+                moves_by_ann += 1
+            assert match.game.is_round_over
+            assert moves_by_ann > 0
+            await until(pilot, lambda: isinstance(app.screen, ScoreScreen))
+            text = screen_text(app)
+            winner = match.names[match.game.winner]
+            assert f"Round 1: {winner} wins" in text
+            assert str(max(match.game.scores)) in text
+            await pilot.press("enter")
+            await until(pilot, lambda: match.round == 2 and isinstance(app.screen, GameScreen))
+            assert not match.game.is_round_over
+            assert sum(match.game.hand_sizes()) >= 21
+
+    run(scenario)
+
+
+def test_main_screen_snapshot() -> None:
+    """The main screen at 80x24 (seed 1, four players) matches the stored text, and shows
+    none of the bots' cards."""
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bot 1", LEVEL),
+                            SeatConfig("Bot 2", LEVEL), SeatConfig("Bot 3", LEVEL), **FROZEN))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await pilot.pause()
+            text = screen_text(app)
+        path = SNAPSHOTS / "tui_main_80x24.txt"
+        if os.environ.get("UNO_UPDATE_SNAPSHOTS") or not path.exists():
+            path.write_text(text, encoding="utf-8")
+        assert text == path.read_text(encoding="utf-8")
+        assert len(text.splitlines()) == 24
+        assert all(len(line) <= 80 for line in text.splitlines())
+        assert "Ann's hand (7)" in text
+
+    run(scenario)
+
+
+def test_hidden_cards_never_on_screen() -> None:
+    """Only the keyboard's hand is drawn: the bot's unique cards do not appear."""
+    position = {"players": 2, "hands": [["R1", "G2"], ["WS", "Y9", "B+2"]],
+                "draw_pile": ["B3", "Y2", "G4"], "discard_pile": ["R5"], "color": "R",
+                "turn": 0}
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bot", LEVEL), **FROZEN),
+                     game=Game.from_position(position))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await pilot.pause()
+            text = screen_text(app)
+            assert "R1" in text and "G2" in text
+            for hidden in ("W⇆", "Y9", "B+2", "B3"):
+                assert hidden not in text
+
+    run(scenario)
+
+
+def test_uno_key_then_play_and_catch_key() -> None:
+    """U says UNO before the second-last card (R6.1); C catches a bot that forgot (R6.2)."""
+    position = {"players": 2, "hands": [["R1", "R2", "G5"], ["R7", "B7"]],
+                "draw_pile": ["B3", "Y2", "G4", "Y7", "G9"], "discard_pile": ["R5"],
+                "color": "R", "turn": 0}
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bot", LEVEL), **FROZEN),
+                     game=Game.from_position(position))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            match = app.match
+            assert match is not None
+            screen = game_screen(app)
+            assert screen._hand == ["R1", "R2", "G5"]
+            await pilot.press("u")  # three cards: no UNO yet
+            assert match.game.uno == []
+            await pilot.press("enter")  # R1
+            assert match.game.hand(0) == ["R2", "G5"]
+            # the bot's move, made here so the test decides it: it forgets UNO
+            match.push(1, "play R7")
+            app.after_change()
+            await pilot.pause()
+            assert "C: catch Bot" in screen_text(app)
+            await pilot.press("c")
+            assert len(match.game.hand(1)) == 3
+            assert match.game.turn == 0
+            await pilot.press("u")  # two cards on the turn: UNO (D2)
+            assert match.game.uno == [0]
+            await pilot.press("home", "enter")  # R2 on R7
+            assert match.game.hand(0) == ["G5"]
+            assert 0 not in match.game.catchable
+
+    run(scenario)
+
+
+def test_wild_asks_colour_and_swap_asks_seat() -> None:
+    position = {"players": 3, "hands": [["W", "WS", "G2"], ["R7", "B7"], ["Y1", "Y2", "Y3"]],
+                "draw_pile": ["B3", "Y4", "G4"], "discard_pile": ["R5"], "color": "R",
+                "turn": 0}
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bob", LEVEL),
+                            SeatConfig("Cid", LEVEL), **FROZEN),
+                     game=Game.from_position(position))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            match = app.match
+            assert match is not None
+            screen = game_screen(app)
+            assert screen._hand == ["G2", "W", "WS"]
+            await pilot.press("end", "enter")  # WS: first the colour, then the seat
+            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.press("b")
+            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            assert "Swap hands with whom?" in screen_text(app)
+            await pilot.press("2")
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            assert match.game.color == "B"
+            assert match.game.hand(0) == ["Y1", "Y2", "Y3"]
+            assert sorted(match.game.hand(2)) == ["G2", "W"]
+
+    run(scenario)
+
+
+def test_escape_cancels_a_wild() -> None:
+    position = {"players": 2, "hands": [["W", "G2"], ["R7", "B7"]],
+                "draw_pile": ["B3"], "discard_pile": ["R5"], "color": "R", "turn": 0}
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bot", LEVEL), **FROZEN),
+                     game=Game.from_position(position))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            await pilot.press("end", "enter")
+            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            assert app.match is not None and app.match.game.hand(0) == ["W", "G2"]
+            await pilot.press("home", "enter")  # G2 on red: refused with a message
+            assert "G2 cannot be played now" in screen_text(app)
+            assert app.match.game.hand(0) == ["W", "G2"]
+
+    run(scenario)
+
+
+def test_challenge_and_drawn_card_keys() -> None:
+    position = {"players": 2, "hands": [["R1", "G2"], ["B7", "W+4", "R3"]],
+                "draw_pile": ["Y1", "Y2", "Y3", "Y4", "G6", "Y5", "Y6"],
+                "discard_pile": ["R5"], "color": "R", "turn": 1}
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bot", LEVEL), **FROZEN),
+                     game=Game.from_position(position))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            match = app.match
+            assert match is not None
+            match.push(1, "play W+4 G")  # a bluff: the bot held R3
+            app.after_change()
+            await pilot.pause()
+            assert "H challenge" in screen_text(app)
+            await pilot.press("h")  # guilty: the bot draws 4, Ann plays on (R5.4)
+            assert len(match.game.hand(1)) == 6
+            assert "Bot's hand:" in screen_text(app)
+            assert match.game.turn == 0
+            await pilot.press("d")  # G6, playable on green: play it or keep it (R4.4)
+            assert match.game.pending is not None
+            assert "K keep it" in screen_text(app)
+            await pilot.press("k")
+            assert match.game.turn == 1 and len(match.game.hand(0)) == 3
+
+    run(scenario)
+
+
+def test_hot_seat_passes_the_keyboard() -> None:
+    """Two people: between their turns a pass screen hides every hand."""
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), seed=3, **FROZEN))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, PassScreen))
+            match = app.match
+            assert match is not None
+            first = match.game.turn
+            text = screen_text(app)
+            assert f"Pass the keyboard to {match.names[first]}" in text
+            assert "hand" not in text
+            assert app.viewer is None
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            assert app.viewer == first
+            assert f"{match.names[first]}'s hand" in screen_text(app)
+            for _ in range(10):  # until the turn goes to the other person
+                if match.game.turn != first:
+                    break
+                await human_turn(pilot, app)
+                await pilot.pause()
+            assert match.game.turn != first
+            await until(pilot, lambda: isinstance(app.screen, PassScreen))
+            assert app.viewer is None
+            assert "hand" not in screen_text(app)
+            await pilot.press("enter")
+            await until(pilot, lambda: app.viewer == match.game.turn)
+
+    run(scenario)
+
+
+def test_thai_screen() -> None:
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bot", LEVEL), lang="th", **FROZEN))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await pilot.pause()
+            text = screen_text(app)
+            assert "ไพ่ในมือของ Ann" in text
+            assert "กองจั่ว" in text
+            await pilot.press("f2")
+            await pilot.pause()
+            assert "Ann's hand" in screen_text(app)
+
+    run(scenario)
+
+
+def test_setup_screen_starts_a_match() -> None:
+    async def scenario() -> None:
+        app = UnoApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            setup = app.screen
+            assert isinstance(setup, SetupScreen)
+            assert "New match" in screen_text(app)
+            setup.query_one("#target").value = "50"  # type: ignore[attr-defined]
+            setup.query_one("#seed").value = "9"  # type: ignore[attr-defined]
+            setup.query_one("#players").value = 3  # type: ignore[attr-defined]
+            for seat in (1, 2):
+                setup.query_one(f"#kind-{seat}").value = LEVEL  # type: ignore[attr-defined]
+            setup.query_one("#rule-stacking").value = True  # type: ignore[attr-defined]
+            await pilot.pause()
+            setup.action_start()
+            await ready(pilot, app)
+            match = app.match
+            assert match is not None
+            assert match.game.players == 3 and match.humans == [0]
+            assert match.config.rules == Rules(target_score=50, stacking=True)
+            assert match.config.seed == 9
+
+    run(scenario)
+
+
+def test_play_command_refuses_bad_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--bots", "no-such-level"]) == 2
+    assert "unknown bot level 'no-such-level'" in capsys.readouterr().err
+    assert main(["play", "--players", "11"]) == 2
+    assert main(["play", "--bots", LEVEL, "--rules", '{"stakcing": true}']) == 2
+    assert "stakcing" in capsys.readouterr().err
+    assert LEVEL in BOT_LEVELS
