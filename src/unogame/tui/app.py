@@ -696,8 +696,8 @@ class ChoiceScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         app = cast(UnoApp, self.app)
         with Vertical(id="choice"):
-            yield Label(self.title_text, id="choice-title")
-            yield OptionList(*[Option(f"[{key.upper()}] {label}", id=value)
+            yield Label(Text(self.title_text), id="choice-title")
+            yield OptionList(*[Option(Text(f"[{key.upper()}] {label}"), id=value)
                                for key, label, value in self.options], id="choice-list")
             if self.cancellable:
                 yield Label(app.t("tui.choice.cancel"), classes="hint")
@@ -777,7 +777,8 @@ class ScoreScreen(ModalScreen[None]):
             style = "bold reverse" if seat == winner else ""
             table.add_row(Text(app.seat_name(seat), style=style),
                           app.cards_words(sorted(hands[seat], key=sort_key)),
-                          str(points[seat]), str(view["scores"][seat]))
+                          f"+{sum(points)}" if seat == winner else str(points[seat]),
+                          str(view["scores"][seat]))
         title = Text(t("tui.score.title", round=match.round,
                        name=app.seat_name(winner) if winner is not None else "?"), style="bold")
         footer = Text()
