@@ -331,6 +331,32 @@ def test_hot_seat_passes_the_keyboard() -> None:
     run(scenario)
 
 
+def test_hot_seat_uno_on_the_pass_screen() -> None:
+    """Who just played down to one card may still say UNO while passing the keyboard."""
+    position = {"players": 2, "hands": [["R1", "R2"], ["G1", "G2"]],
+                "draw_pile": ["B3", "Y2"], "discard_pile": ["R5"], "color": "R", "turn": 0}
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), **FROZEN),
+                     game=Game.from_position(position))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, PassScreen))
+            assert "says UNO" not in screen_text(app)
+            await pilot.press("enter")
+            await ready(pilot, app)
+            await pilot.press("enter")  # Ann plays R1 and forgets UNO
+            assert app.match is not None and app.match.game.catchable == [0]
+            await until(pilot, lambda: isinstance(app.screen, PassScreen))
+            assert "U: Ann says UNO" in screen_text(app)
+            await pilot.press("u")
+            assert app.match.game.uno == [0] and app.match.game.catchable == []
+            await pilot.press("enter")
+            await ready(pilot, app)
+            assert app.viewer == 1 and "catch" not in screen_text(app)
+
+    run(scenario)
+
+
 def test_thai_screen() -> None:
     async def scenario() -> None:
         app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bot", LEVEL), lang="th", **FROZEN))
@@ -380,3 +406,21 @@ def test_play_command_refuses_bad_flags(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["play", "--bots", LEVEL, "--rules", '{"stakcing": true}']) == 2
     assert "stakcing" in capsys.readouterr().err
     assert LEVEL in BOT_LEVELS
+
+
+def test_bots_get_their_reaction_time_to_catch() -> None:
+    """While a seat may be caught, a bot's turn move (which closes the window, D1) waits
+    for the catching bots' reaction time; otherwise only the pacing delay."""
+    from unogame.tui.match import Match
+
+    position = {"players": 3, "hands": [["R1", "R2"], ["G1", "G2"], ["B1", "B2"]],
+                "draw_pile": ["B3", "Y2"], "discard_pile": ["R5"], "color": "R", "turn": 0}
+    app = UnoApp()
+    app.match = Match(config(SeatConfig("Ann"), SeatConfig("Bob", LEVEL),
+                             SeatConfig("Cid", LEVEL), bot_delay=0.2, reaction_delay=0.5),
+                      Game.from_position(position))
+    app.match.push(0, "play R1")
+    assert app.match.game.catchable == [0] and app.match.game.turn == 1
+    assert app._turn_delay() == pytest.approx(0.75)
+    app.match.push(2, "catch 0")
+    assert app._turn_delay() == pytest.approx(0.2)

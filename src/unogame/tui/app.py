@@ -37,7 +37,7 @@ from .match import Match, MatchConfig, SeatConfig
 COLOR_LETTERS = ("R", "Y", "G", "B")
 HOUSE_RULES = ("stacking", "seven_zero", "jump_in", "draw_until_playable", "must_play_drawn")
 ON_RULES = ("challenge", "two_player_reverse_skips")
-COUNTED_CUSTOM_RULES = frozenset({"others_draw", "next_draw_skip", "skip", "chosen_draw"})
+UNO_MOVE = Move.make(UNO)
 
 
 def default_level() -> str:
@@ -67,6 +67,7 @@ class UnoApp(App[None]):
         self._generation = 0
         self._scored_round = 0
         self._passing_to: int | None = None
+        self._last_person: int | None = None
 
     def t(self, key: str, **fields: Any) -> str:
         return translate(self.lang, key, **fields)
@@ -97,9 +98,11 @@ class UnoApp(App[None]):
         if len(humans) == 1:
             return humans[0]
         game = self.match.game
-        if not humans or game.is_round_over or game.turn not in humans:
+        if not humans or game.is_round_over:
             return None
-        return game.turn
+        if game.turn in humans:
+            return game.turn
+        return self.viewer  # bots play on: the keyboard stays with the last person
 
     def after_change(self) -> None:
         """The game changed: plan the bots' moves, hand the keyboard on, redraw."""
@@ -114,21 +117,36 @@ class UnoApp(App[None]):
         game = match.game
         if not game.is_round_over:
             if game.turn in match.bots:
-                self._later(match.config.bot_delay, partial(self._bot_turn, generation))
+                self._later(self._turn_delay(), partial(self._bot_turn, generation))
             for seat in match.bots_off_turn():
                 self._later(match.reaction_delay(seat),
                             partial(self._bot_reaction, seat, generation))
+        if self.viewer is not None:
+            self._last_person = self.viewer
         if len(match.humans) > 1:
             wanted = self.wanted_viewer()
             if wanted != self.viewer:
                 self.viewer = None
                 if wanted is not None and self._passing_to != wanted:
                     self._passing_to = wanted
-                    self.push_screen(PassScreen(wanted), self._passed)
+                    self.push_screen(PassScreen(wanted, self._last_person), self._passed)
         self.refresh_game()
         if game.is_round_over and self._scored_round != match.round:
             self._scored_round = match.round
             self.push_screen(ScoreScreen(), self._after_score)
+
+    def _turn_delay(self) -> float:
+        """A bot's turn move closes every catch window (D1): while a seat may be caught,
+        it waits until the bots that could catch have had their reaction time."""
+        assert self.match is not None
+        match = self.match
+        delay = match.config.bot_delay
+        if match.game.catchable:
+            catchers = [seat for seat in match.bots_off_turn()
+                        if any(m.kind == CATCH for m in match.game.legal_moves(seat))]
+            if catchers:
+                delay = max(delay, max(match.reaction_delay(s) for s in catchers) + 0.25)
+        return delay
 
     def _later(self, delay: float, callback: Callable[[], None]) -> None:
         """Run ``callback`` after ``delay`` seconds (at once, after pending messages, if 0).
@@ -677,8 +695,6 @@ class GameScreen(Screen[None]):
         self.app.push_screen(ChoiceScreen(title, options, cancellable), done)
 
 
-UNO_MOVE = Move.make(UNO)
-
 
 # ---------------------------------------------------------------------- other screens
 
@@ -720,11 +736,26 @@ class ChoiceScreen(ModalScreen[str | None]):
 class PassScreen(Screen[None]):
     """Hot seat: nothing of the game shows until the next person says they are ready."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", show=False),
+                                             Binding("u", "uno", show=False)]
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int, previous: int | None = None) -> None:
         super().__init__()
         self.seat = seat
+        self.previous = previous
+        """The person who just gave up the keyboard: they may still say UNO (R6.2)."""
+
+    def _previous_may_say_uno(self) -> bool:
+        app = cast(UnoApp, self.app)
+        return (app.match is not None and self.previous is not None
+                and UNO_MOVE in app.match.game.legal_moves(self.previous))
+
+    def action_uno(self) -> None:
+        app = cast(UnoApp, self.app)
+        if app.match is not None and self.previous is not None and self._previous_may_say_uno():
+            app.match.push(self.previous, UNO_MOVE)
+            app.after_change()
+            self.redraw()
 
     def compose(self) -> ComposeResult:
         with Center(id="pass-box"):
@@ -738,6 +769,9 @@ class PassScreen(Screen[None]):
         name = app.seat_name(self.seat)
         text = Text(app.t("tui.pass.title", name=name) + "\n\n", style="bold")
         text.append(app.t("tui.pass.body", name=name))
+        if self.previous is not None and self._previous_may_say_uno():
+            text.append("\n\n" + app.t("tui.pass.uno", name=app.seat_name(self.previous)),
+                        style="bold")
         self.query_one("#pass", Static).update(text)
 
     def action_ready(self) -> None:
