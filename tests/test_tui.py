@@ -383,7 +383,7 @@ def test_setup_screen_starts_a_match() -> None:
             assert "New match" in screen_text(app)
             setup.query_one("#target").value = "50"  # type: ignore[attr-defined]
             setup.query_one("#seed").value = "9"  # type: ignore[attr-defined]
-            setup.query_one("#players").value = 3  # type: ignore[attr-defined]
+            setup.query_one("#setup-players").value = 3  # type: ignore[attr-defined]
             for seat in (1, 2):
                 setup.query_one(f"#kind-{seat}").value = LEVEL  # type: ignore[attr-defined]
             setup.query_one("#rule-stacking").value = True  # type: ignore[attr-defined]

@@ -21,10 +21,11 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.events import Key
+from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from ..bots import BOT_LEVELS
@@ -854,6 +855,28 @@ class HelpScreen(ModalScreen[None]):
 # ---------------------------------------------------------------------- setup
 
 
+class RuleToggle(Widget, can_focus=True):
+    """A rule that is on ``[x]`` or off ``[ ]`` (readable without colour)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "flip", show=False)]
+    value: reactive[bool] = reactive(False)
+    label: reactive[str] = reactive("")
+
+    def __init__(self, label: str, value: bool, id: str) -> None:
+        super().__init__(id=id)
+        self.set_reactive(RuleToggle.label, label)
+        self.set_reactive(RuleToggle.value, value)
+
+    def render(self) -> Text:
+        return Text.assemble(("[x] " if self.value else "[ ] ", "bold"), self.label)
+
+    def action_flip(self) -> None:
+        self.value = not self.value
+
+    def on_click(self) -> None:
+        self.action_flip()
+
+
 class SetupScreen(Screen[None]):
     """Choose players, bots and their levels, house rules, the custom card, the target."""
 
@@ -868,7 +891,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label(t("tui.setup.players"), classes="field", id="l-players")
                 yield Select([(str(n), n) for n in range(2, 11)], value=4, allow_blank=False,
-                             id="players", compact=True)
+                             id="setup-players", compact=True)
             for seat in range(10):
                 default_name = (t("tui.player_name", number=1) if seat == 0
                                 else t("tui.bot_name", number=seat))
@@ -882,8 +905,7 @@ class SetupScreen(Screen[None]):
                                  id=f"kind-{seat}", compact=True)
             yield Label(t("tui.setup.rules"), classes="section", id="l-rules")
             for rule in HOUSE_RULES + ON_RULES:
-                yield Checkbox(t(f"tui.rule.{rule}"), value=rule in ON_RULES, id=f"rule-{rule}",
-                               compact=True)
+                yield RuleToggle(t(f"tui.rule.{rule}"), rule in ON_RULES, id=f"rule-{rule}")
             with Horizontal(classes="row"):
                 yield Label(t("tui.setup.custom"), classes="field", id="l-custom")
                 yield Select([(f"{name}: {t(f'tui.custom.{name}', count='N')}", name)
@@ -904,14 +926,14 @@ class SetupScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._show_seats()
-        self.query_one("#players", Select).focus()
+        self.query_one("#setup-players", Select).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "players":
+        if event.select.id == "setup-players":
             self._show_seats()
 
     def _players(self) -> int:
-        value = self.query_one("#players", Select).value
+        value = self.query_one("#setup-players", Select).value
         return value if isinstance(value, int) else 4
 
     def _show_seats(self) -> None:
@@ -931,7 +953,7 @@ class SetupScreen(Screen[None]):
                                ("l-seed", "tui.setup.seed")):
             self.query_one(f"#{widget_id}", Label).update(t(key))
         for rule in HOUSE_RULES + ON_RULES:
-            self.query_one(f"#rule-{rule}", Checkbox).label = t(f"tui.rule.{rule}")
+            self.query_one(f"#rule-{rule}", RuleToggle).label = t(f"tui.rule.{rule}")
         self.query_one("#start", Button).label = t("tui.setup.start")
 
     def config(self) -> MatchConfig:
@@ -947,7 +969,7 @@ class SetupScreen(Screen[None]):
                         else app.t("tui.bot_name", number=seat))
             seats.append(SeatConfig(name, level))
         options: dict[str, Any] = {
-            rule: self.query_one(f"#rule-{rule}", Checkbox).value
+            rule: self.query_one(f"#rule-{rule}", RuleToggle).value
             for rule in HOUSE_RULES + ON_RULES}
         custom = self.query_one("#custom", Select).value
         options["custom_rule"] = custom if isinstance(custom, str) else "none"
