@@ -1,0 +1,69 @@
+"""``uno serve``: run the web server (rooms, bots, browser UI) on uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+from typing import Any, TextIO
+
+from .storage import default_db_path
+
+WS_MAX_SIZE = 65536
+"""Frames above this are refused by the WebSocket layer itself (the app's limit is lower)."""
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            address = str(probe.getsockname()[0])
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
+def print_banner(host: str, port: int, db: str, out: TextIO) -> None:
+    import segno
+
+    print(f"uno serve: database {db}", file=out)
+    if host in ("0.0.0.0", "::", ""):
+        address = lan_address() or "127.0.0.1"
+        url = f"http://{address}:{port}/"
+        print(f"Open {url} on any phone or computer on this network:", file=out)
+        segno.make(url, error="m").terminal(out=out, compact=True)
+    else:
+        print(f"Open http://{host}:{port}/ in a browser", file=out)
+    out.flush()
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import uvicorn
+
+    from .app import create_app
+    from .rooms import Limits, Timing
+
+    db = args.db or str(default_db_path())
+    try:
+        app = create_app(db, timing=Timing(think=args.bot_think),
+                         limits=Limits(max_rooms=args.max_rooms))
+    except Exception as error:  # a database that cannot be opened: say so, no traceback
+        print(f"uno serve: cannot open the database {db}: {error}", file=err)
+        return 1
+    print_banner(args.host, args.port, db, out)
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE,
+                log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=30)
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    serve = subparsers.add_parser("serve", help="play in the browser: rooms, bots, LAN play")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (0.0.0.0: the whole LAN; prints a QR code)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", help="SQLite file (default: in the user's data directory)")
+    serve.add_argument("--max-rooms", type=int, default=1000)
+    serve.add_argument("--bot-think", type=float, default=0.9,
+                       help="seconds a bot thinks on its turn")
+    serve.add_argument("--log-level", default="warning")
+    serve.set_defaults(func=cmd_serve)

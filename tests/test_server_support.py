@@ -1,0 +1,300 @@
+"""Helpers for the server tests: a real uvicorn server on a free loopback port, in a thread
+or in a subprocess, and an asyncio WebSocket client that keeps every message it receives."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+from unogame.server import Limits, Timing, create_app
+
+Message = dict[str, Any]
+
+
+def free_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
+def free_port() -> int:
+    with free_socket() as sock:
+        return int(sock.getsockname()[1])
+
+
+class ServerThread:
+    """The app on uvicorn in a background thread (its own event loop)."""
+
+    def __init__(self, db: str | Path = ":memory:", timing: Timing | None = None,
+                 limits: Limits | None = None) -> None:
+        self.app = create_app(str(db), timing=timing or Timing(think=0.0, reaction_scale=0.0),
+                              limits=limits)
+        self.sock = free_socket()
+        self.port = int(self.sock.getsockname()[1])
+        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536,
+                                lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def manager(self) -> Any:
+        return self.app.state.manager
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+
+class ServerProcess:
+    """``uno serve`` in a subprocess (for the kill -9 restart test)."""
+
+    def __init__(self, db: Path, port: int, bot_think: float = 0.05) -> None:
+        self.db = db
+        self.port = port
+        self.bot_think = bot_think
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "unogame", "serve", "--port", str(self.port),
+             "--db", str(self.db), "--bot-think", str(self.bot_think)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz",
+                                            timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("server did not start: " +
+                                   (self.process.stderr.read() if self.process.stderr
+                                    else b"").decode(errors="replace"))
+            time.sleep(0.05)
+
+    def kill9(self) -> None:
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+
+class Client:
+    """A WebSocket client keeping every message it receives, in order."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.messages: list[Message] = []
+        self.raw: list[str] = []
+        self._new = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.room: str | None = None
+
+    @classmethod
+    async def connect(cls, url: str) -> Client:
+        ws = await websockets.connect(url, max_size=2**22)
+        return cls(ws)
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                assert isinstance(text, str)
+                self.raw.append(text)
+                message = json.loads(text)
+                self.messages.append(message)
+                if message.get("type") == "joined":
+                    self.seat, self.room = message["seat"], message["room"]
+                    if message.get("token"):
+                        self.token = message["token"]
+                self._new.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self._new.set()
+
+    async def send(self, message: Message | str) -> None:
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def wait_for(self, predicate: Callable[[Message], bool], timeout: float = 10.0,
+                       start: int = 0) -> Message:
+        """The first message from index ``start`` on that satisfies ``predicate``."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        index = start
+        while True:
+            while index < len(self.messages):
+                message = self.messages[index]
+                index += 1
+                if predicate(message):
+                    return message
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0 or self._reader.done():
+                raise TimeoutError(f"no such message; last: {self.messages[-3:]}")
+            self._new.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._new.wait(), remaining)
+
+    async def request(self, message: Message, kind: str | tuple[str, ...],
+                      timeout: float = 10.0) -> Message:
+        """Send and wait for the next message of type ``kind``."""
+        kinds = (kind,) if isinstance(kind, str) else kind
+        start = len(self.messages)
+        await self.send(message)
+        return await self.wait_for(lambda m: m.get("type") in kinds, timeout, start)
+
+    async def message_at(self, index: int, timeout: float = 10.0) -> Message:
+        """The message number ``index``, waiting for it to arrive."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while index >= len(self.messages):
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0 or self._reader.done():
+                raise TimeoutError(f"message {index} did not come")
+            self._new.clear()
+            if index < len(self.messages):
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._new.wait(), remaining)
+        return self.messages[index]
+
+    def last(self, kind: str | tuple[str, ...]) -> Message:
+        kinds = (kind,) if isinstance(kind, str) else kind
+        for message in reversed(self.messages):
+            if message.get("type") in kinds:
+                return message
+        raise LookupError(kind)
+
+    def game(self) -> Message:
+        """The latest state or update message."""
+        return self.last(("state", "update"))
+
+    async def close(self) -> None:
+        await self.ws.close()
+        await asyncio.wait_for(self._reader, 5)
+
+
+async def create_room(url: str, name: str = "Host", seats: int = 4, bots: list[str] | None = None,
+                      rules: dict[str, Any] | None = None, timer: int = 0) -> Client:
+    host = await Client.connect(url)
+    await host.request({"type": "create", "name": name, "bots": bots or [],
+                        "settings": {"name": "Test room", "seats": seats,
+                                     "rules": rules or {}, "timer": timer}}, "state")
+    return host
+
+
+async def join(url: str, room: str, name: str) -> Client:
+    client = await Client.connect(url)
+    await client.request({"type": "join", "room": room, "name": name}, "state")
+    return client
+
+
+def run(coroutine: Any) -> Any:
+    return asyncio.run(coroutine)
+
+
+def choose(legal: list[str], my_turn: bool, rng: Any) -> str | None:
+    """A quick client-side policy: always say UNO, catch often, play rather than draw."""
+    if "uno" in legal:
+        return "uno"
+    catches = [move for move in legal if move.startswith("catch")]
+    if catches and rng.random() < 0.7:
+        return str(rng.choice(catches))
+    if not my_turn:
+        return None
+    plays = [move for move in legal if move.startswith("play")]
+    if plays and rng.random() < 0.95:
+        return str(rng.choice(plays))
+    others = [move for move in legal if not move.startswith("catch")]
+    return str(rng.choice(others or legal))
+
+
+async def autoplay(client: Client, seed: int, deal: bool = False,
+                   until: Callable[[Message], bool] | None = None,
+                   timeout: float = 60.0) -> Message:
+    """Answer every new position with a move until the match is over (or ``until``).
+
+    ``deal``: this client also deals the next round. Returns the last game message.
+    """
+    import random
+
+    rng = random.Random(seed)
+    index = 0
+    acted: set[int] = set()
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        remaining = deadline - asyncio.get_running_loop().time()
+        if remaining <= 0:
+            raise TimeoutError("the game did not finish in time")
+        message = await client.message_at(index, remaining)
+        index += 1
+        if message.get("type") not in ("state", "update") or message.get("view") is None:
+            continue
+        if until is not None and until(message):
+            return message
+        if message["status"] == "match_over":
+            return message
+        if any(later.get("type") in ("state", "update") for later in client.messages[index:]):
+            continue  # a newer position is already here
+        version = message["version"]
+        if version in acted:
+            continue
+        if message["status"] == "round_over":
+            if deal:
+                acted.add(version)
+                await client.send({"type": "next_round", "version": version})
+            continue
+        move = choose(message["legal"], message["view"]["turn"] == client.seat, rng)
+        if move is not None:
+            acted.add(version)
+            await client.send({"type": "move", "move": move, "version": version})
