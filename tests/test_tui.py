@@ -53,11 +53,11 @@ def run(test: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(test())
 
 
-async def until(pilot: Any, condition: Callable[[], bool], limit: int = 400) -> None:
-    for _ in range(limit):
+async def until(pilot: Any, condition: Callable[[], bool], limit: int = 500) -> None:
+    for attempt in range(limit):
         if condition():
             return
-        await pilot.pause(0.01)
+        await pilot.pause(0.001 if attempt < 300 else 0.02)
     raise AssertionError("the app never reached the expected state")
 
 
@@ -65,9 +65,15 @@ def config(*seats: SeatConfig, seed: int = 1, **options: Any) -> MatchConfig:
     return MatchConfig(seats=list(seats), seed=seed, **options)
 
 
+async def shown(pilot: Any, app: UnoApp, kind: type) -> None:
+    """Wait for a screen of ``kind`` to be on top and drawn."""
+    await until(pilot, lambda: isinstance(app.screen, kind))
+    await pilot.pause()
+
+
 async def ready(pilot: Any, app: UnoApp) -> None:
     """Wait for the game screen to be up and drawn."""
-    await until(pilot, lambda: isinstance(app.screen, GameScreen))
+    await shown(pilot, app, GameScreen)
     await pilot.pause()
 
 
@@ -81,7 +87,7 @@ async def human_turn(pilot: Any, app: UnoApp) -> None:
     legal = app.match.game.legal_moves(app.viewer)
     kinds = {str(move).split()[0] for move in legal}
     if "color" in kinds:
-        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await shown(pilot, app, ChoiceScreen)
         await pilot.press("r")
         return
     if "challenge" in kinds:
@@ -90,10 +96,11 @@ async def human_turn(pilot: Any, app: UnoApp) -> None:
     screen = game_screen(app)
     plays = [move for move in legal if move.kind == 0]
     if plays:
-        target = plays[0].card_code
-        while screen._hand[screen.cursor] != target:
-            await pilot.press("right")
-        await pilot.press("enter")
+        index = screen._hand.index(str(plays[0].card_code))
+        size = len(screen._hand)
+        right = (index - screen.cursor) % size
+        steps = ["right"] * right if right <= size - right else ["left"] * (size - right)
+        await pilot.press(*steps, "enter")
         for _ in range(3):  # colour, seat, colour argument
             await pilot.pause()
             if isinstance(app.screen, ChoiceScreen):
@@ -128,7 +135,7 @@ def test_full_round_against_bots() -> None:
                 moves_by_ann += 1
             assert match.game.is_round_over
             assert moves_by_ann > 0
-            await until(pilot, lambda: isinstance(app.screen, ScoreScreen))
+            await shown(pilot, app, ScoreScreen)
             text = screen_text(app)
             winner = match.names[match.game.winner]
             assert f"Round 1: {winner} wins" in text
@@ -141,6 +148,45 @@ def test_full_round_against_bots() -> None:
     run(scenario)
 
 
+def test_whole_match_to_the_target() -> None:
+    """Rounds follow each other through the scoreboard until a seat reaches the target
+    (R3.2); then Enter leads back to the setup screen."""
+
+    async def scenario() -> None:
+        rules = Rules(hand_size=2, target_score=60)
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bob", LEVEL), seed=11,
+                            rules=rules, **FAST))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.match is not None)
+            match = app.match
+            assert match is not None
+            for _ in range(3000):
+                await until(pilot, lambda: isinstance(app.screen, ScoreScreen)
+                            or (match.game.turn == 0 and not match.game.is_round_over
+                                and isinstance(app.screen, GameScreen)))
+                if isinstance(app.screen, ScoreScreen):
+                    if match.game.is_game_over:
+                        break
+                    rounds = match.round
+                    await pilot.press("enter")
+                    await until(pilot, lambda r=rounds: match.round == r + 1)
+                    continue
+                before = len(match.game.history)
+                await human_turn(pilot, app)
+                await until(pilot, lambda b=before: len(match.game.history) > b
+                            or match.game.is_round_over)
+            assert match.game.is_game_over
+            assert match.round > 1
+            await pilot.pause()
+            winner = match.game.game_winner
+            assert winner is not None and match.game.scores[winner] >= 60
+            assert f"{match.names[winner]} wins the match!" in screen_text(app)
+            await pilot.press("enter")
+            await shown(pilot, app, SetupScreen)
+
+    run(scenario)
+
+
 def test_main_screen_snapshot() -> None:
     """The main screen at 80x24 (seed 1, four players) matches the stored text, and shows
     none of the bots' cards."""
@@ -149,7 +195,7 @@ def test_main_screen_snapshot() -> None:
         app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bot 1", LEVEL),
                             SeatConfig("Bot 2", LEVEL), SeatConfig("Bot 3", LEVEL), **FROZEN))
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await shown(pilot, app, GameScreen)
             await pilot.pause()
             text = screen_text(app)
         path = SNAPSHOTS / "tui_main_80x24.txt"
@@ -173,7 +219,7 @@ def test_hidden_cards_never_on_screen() -> None:
         app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bot", LEVEL), **FROZEN),
                      game=Game.from_position(position))
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await shown(pilot, app, GameScreen)
             await pilot.pause()
             text = screen_text(app)
             assert "R1" in text and "G2" in text
@@ -235,12 +281,12 @@ def test_wild_asks_colour_and_swap_asks_seat() -> None:
             screen = game_screen(app)
             assert screen._hand == ["G2", "W", "WS"]
             await pilot.press("end", "enter")  # WS: first the colour, then the seat
-            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await shown(pilot, app, ChoiceScreen)
             await pilot.press("b")
-            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await shown(pilot, app, ChoiceScreen)
             assert "Swap hands with whom?" in screen_text(app)
             await pilot.press("2")
-            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await shown(pilot, app, GameScreen)
             assert match.game.color == "B"
             assert match.game.hand(0) == ["Y1", "Y2", "Y3"]
             assert sorted(match.game.hand(2)) == ["G2", "W"]
@@ -258,9 +304,9 @@ def test_escape_cancels_a_wild() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await ready(pilot, app)
             await pilot.press("end", "enter")
-            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await shown(pilot, app, ChoiceScreen)
             await pilot.press("escape")
-            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await shown(pilot, app, GameScreen)
             assert app.match is not None and app.match.game.hand(0) == ["W", "G2"]
             await pilot.press("home", "enter")  # G2 on red: refused with a message
             assert "G2 cannot be played now" in screen_text(app)
@@ -304,7 +350,7 @@ def test_hot_seat_passes_the_keyboard() -> None:
     async def scenario() -> None:
         app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), seed=3, **FROZEN))
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, PassScreen))
+            await shown(pilot, app, PassScreen)
             match = app.match
             assert match is not None
             first = match.game.turn
@@ -313,7 +359,7 @@ def test_hot_seat_passes_the_keyboard() -> None:
             assert "hand" not in text
             assert app.viewer is None
             await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await shown(pilot, app, GameScreen)
             assert app.viewer == first
             assert f"{match.names[first]}'s hand" in screen_text(app)
             for _ in range(10):  # until the turn goes to the other person
@@ -322,7 +368,7 @@ def test_hot_seat_passes_the_keyboard() -> None:
                 await human_turn(pilot, app)
                 await pilot.pause()
             assert match.game.turn != first
-            await until(pilot, lambda: isinstance(app.screen, PassScreen))
+            await shown(pilot, app, PassScreen)
             assert app.viewer is None
             assert "hand" not in screen_text(app)
             await pilot.press("enter")
@@ -340,13 +386,13 @@ def test_hot_seat_uno_on_the_pass_screen() -> None:
         app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), **FROZEN),
                      game=Game.from_position(position))
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, PassScreen))
+            await shown(pilot, app, PassScreen)
             assert "says UNO" not in screen_text(app)
             await pilot.press("enter")
             await ready(pilot, app)
             await pilot.press("enter")  # Ann plays R1 and forgets UNO
             assert app.match is not None and app.match.game.catchable == [0]
-            await until(pilot, lambda: isinstance(app.screen, PassScreen))
+            await shown(pilot, app, PassScreen)
             assert "U: Ann says UNO" in screen_text(app)
             await pilot.press("u")
             assert app.match.game.uno == [0] and app.match.game.catchable == []
@@ -361,7 +407,7 @@ def test_thai_screen() -> None:
     async def scenario() -> None:
         app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bot", LEVEL), lang="th", **FROZEN))
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await shown(pilot, app, GameScreen)
             await pilot.pause()
             text = screen_text(app)
             assert "ไพ่ในมือของ Ann" in text
@@ -377,7 +423,7 @@ def test_setup_screen_starts_a_match() -> None:
     async def scenario() -> None:
         app = UnoApp()
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await shown(pilot, app, SetupScreen)
             setup = app.screen
             assert isinstance(setup, SetupScreen)
             assert "New match" in screen_text(app)
