@@ -85,6 +85,7 @@ class ViewBot(Bot):
     def new_round(self, seat: int, view: dict[str, Any], rules: Any = None) -> None:
         super().new_round(seat, view, rules)
         self.tracker.reset(seat, view["hands"][seat], view["players"])
+        self.tracker.sync(view)
 
     def observe(self, event: dict[str, Any]) -> None:
         self.tracker.observe(event)
@@ -280,7 +281,7 @@ class MediumBot(ViewBot):
             if card < WILD:
                 rank = CARD_RANK[card]
                 card_color = CARD_COLOR[card]
-                score = 20 + 3 * counts[card_color]
+                score = 20 + 3 * counts[card_color] + self.color_bonus(card_color, following)
                 if danger:
                     score += CARD_POINTS[card] / 3
                 else:
@@ -302,7 +303,7 @@ class MediumBot(ViewBot):
                 rest = hand
                 if card == WILD_CUSTOM and move.arg >= 0:
                     rest = [c for c in hand if c >= WILD or CARD_COLOR[c] != move.arg]
-                chosen = best_color(rest, card)
+                chosen = self.choose_color(rest, card, following)
                 if move.color != chosen and after > 0:
                     continue  # only the colour held most
                 score = 0 if coloured_plays else 15
@@ -330,6 +331,14 @@ class MediumBot(ViewBot):
             if score > best_score:
                 best, best_score = move, score
         return best
+
+    def color_bonus(self, color: int, following: int) -> float:
+        """Extra wish to turn the play to ``color`` (``medium``: none)."""
+        return 0.0
+
+    def choose_color(self, hand: list[int], played: int, following: int) -> int:
+        """The colour to name with a wild: the one held most (``played`` left out)."""
+        return best_color(hand, played)
 
     def _custom_bonus(self, move: Move, hand: list[int], sizes: list[int], seat: int,
                       direction: int) -> float:

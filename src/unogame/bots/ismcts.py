@@ -68,13 +68,29 @@ def determinize(view: dict[str, Any], tracker: CardTracker, template: Game,
     rng.shuffle(cards)
     seat = tracker.seat
     hands = view["hands"]
-    for other, size in enumerate(hands):
-        if other == seat:
-            continue
+    allowances = tracker.allowance
+    # Seats with limits (cards they cannot hold) are dealt first, from the cards they may hold.
+    order = sorted((other for other in range(len(hands)) if other != seat),
+                   key=lambda other: all(limit is None for limit in allowances[other]))
+    for other in order:
+        size = hands[other]
         known = tracker.known[other][:size]
+        hand = list(known)
         need = size - len(known)
-        hand = known + cards[len(cards) - need:] if need else list(known)
+        limits = allowances[other]
+        if need and any(limit is not None for limit in limits):
+            left = [limit if limit is not None else size for limit in limits]
+            kept = []
+            for card in cards:
+                if need and left[CARD_COLOR[card]] > 0:
+                    left[CARD_COLOR[card]] -= 1
+                    hand.append(card)
+                    need -= 1
+                else:
+                    kept.append(card)
+            cards = kept
         if need:
+            hand.extend(cards[len(cards) - need:])
             del cards[len(cards) - need:]
         while len(hand) < size:  # only with an inconsistent hand-written position
             hand.append(rng.randrange(WILD))
@@ -120,16 +136,27 @@ def public_game(view: dict[str, Any], seat: int, rules: Any) -> Game:
 
 def search_moves(game: Game, seat: int) -> list[Move]:
     """The moves the search considers: turn moves only, a play always with its ``uno``
-    variant when it has one (saying UNO costs nothing)."""
+    variant when it has one (saying UNO costs nothing), and a wild only in the colours the
+    hand holds (any colour if it holds none)."""
     moves = game.legal_moves(seat)
     out = []
     codes = {move.code for move in moves}
+    held = -1
     for move in moves:
         kind = move.kind
         if kind in (UNO, CATCH):
             continue
-        if kind == PLAY and not move.uno and move.code | _UNO_BIT in codes:
-            continue
+        if kind == PLAY:
+            if not move.uno and move.code | _UNO_BIT in codes:
+                continue
+            if move.card >= WILD:
+                if held < 0:
+                    held = 0
+                    for card in game._hands[seat]:
+                        if card < WILD:
+                            held |= 1 << CARD_COLOR[card]
+                if held and not held >> move.color & 1:
+                    continue
         out.append(move)
     return out
 
@@ -205,15 +232,41 @@ class HardBot(MediumBot):
     reaction_delay = 1.0
     exploration = 0.7
     cutoff_sharpness = 0.6
+    prior_margin = 0.03
+    debug = False
+    """Keep the ``medium`` move unless the search finds one this much better (win rate)."""
     """A cut-off rollout scores each seat by ``exp(-sharpness * hand size)``, normalized."""
 
     def __init__(self, seed: int = 0, iterations: int = 150, time_limit: float | None = None,
-                 rollout_plies: int = 40) -> None:
+                 rollout_plies: int = 40, search: bool = True) -> None:
         super().__init__(seed)
+        self.use_search = search
         self.iterations = iterations
         self.time_limit = time_limit
         self.rollout_plies = rollout_plies
         self.last_iterations = 0
+
+    void_bonus = 6.0
+    """How much the heuristic prefers a colour the next player has shown it lacks."""
+
+    def color_bonus(self, color: int, following: int) -> float:
+        """Prefer colours the next player lacks (it drew on them, R4.3)."""
+        limit = self.tracker.allowance[following][color]
+        if limit is None:
+            return 0.0
+        return self.void_bonus / (1 + limit)
+
+    def choose_color(self, hand: list[int], played: int, following: int) -> int:
+        counts = [0.0, 0.0, 0.0, 0.0]
+        removed = False
+        for card in hand:
+            if card == played and not removed:
+                removed = True
+            elif card < WILD:
+                counts[CARD_COLOR[card]] += 3 + CARD_POINTS[card] / 100
+        for color in range(4):
+            counts[color] += self.color_bonus(color, following)
+        return max(range(4), key=counts.__getitem__)
 
     def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move | None:
         if not legal:
@@ -232,79 +285,108 @@ class HardBot(MediumBot):
         self.tracker.sync(view)
         template = public_game(view, seat, self.rules)
         options = search_moves(template, seat)
-        if len(options) <= 1:
-            return MediumBot.choose(self, view, legal)
-        move = self.search(view, template, options)
-        return move if move in legal else MediumBot.choose(self, view, legal)
+        prior = MediumBot.choose(self, view, legal)
+        if len(options) <= 1 or not self.use_search:
+            return prior
+        move = self.search(view, template, options, prior)
+        return move if move in legal else prior
 
-    def search(self, view: dict[str, Any], template: Game, options: list[Move]) -> Move:
-        """Run IS-MCTS from this seat's information set; the most visited root move."""
+    def search(self, view: dict[str, Any], template: Game, options: list[Move],
+               prior: Move | None = None) -> Move:
+        """Run IS-MCTS from this seat's information set.
+
+        Each sampled determinization is played once from every root move (common random
+        numbers: the rollouts are deterministic, so root moves are compared on the same
+        deals); below the root, moves are chosen by UCB over the moves available in the
+        determinization, the tree shared by all of them. The answer is the root move with
+        the best mean reward, unless ``prior`` (the ``medium`` choice) scores within
+        ``prior_margin`` of it.
+        """
         rng = self.rng
         seat = self.tracker.seat
         pool = self.tracker.unseen(view)
         root = _Node(None, -1)
+        root_children = []
+        for move in options:
+            child = _Node(root, seat)
+            root.children[move.code << 4 | seat] = child
+            root_children.append(child)
         deadline = (time.perf_counter() + self.time_limit) if self.time_limit else None
         exploration = self.exploration
         sharpness = self.cutoff_sharpness
         plies = self.rollout_plies
         done = 0
-        for done in range(1, self.iterations + 1):  # noqa: B007
-            game = determinize(view, self.tracker, template, pool, rng)
-            node = root
-            # selection and expansion
-            while game.winner is None:
-                mover = game.turn
-                moves = options if node is root else search_moves(game, mover)
-                children = node.children
-                untried = [m for m in moves if (m.code << 4 | mover) not in children]
-                if untried:
-                    move = untried[int(rng.random() * len(untried))]
-                    child = _Node(node, mover)
-                    children[move.code << 4 | mover] = child
-                    for other in moves:
-                        sibling = children.get(other.code << 4 | mover)
-                        if sibling is not None and sibling is not child:
-                            sibling.avail += 1
-                    game.push_unchecked(mover, move)
-                    node = child
-                    break
-                best_child: _Node | None = None
-                best_move = moves[0]
-                best_value = -1.0
-                for move in moves:
-                    child = children[move.code << 4 | mover]
-                    child.avail += 1
-                    value = (child.reward / child.visits
-                             + exploration * math.sqrt(math.log(child.avail) / child.visits))
-                    if value > best_value:
-                        best_child, best_move, best_value = child, move, value
-                assert best_child is not None
-                game.push_unchecked(mover, best_move)
-                node = best_child
-            # rollout
-            steps = 0
-            while game.winner is None and steps < plies:
-                mover = game.turn
-                game.push_unchecked(mover, rollout_move(game, mover, game.legal_moves(mover)))
-                steps += 1
-            if game.winner is not None:
-                rewards = [0.0] * game.players
-                rewards[game.winner] = 1.0
-            else:
-                weights = [math.exp(-sharpness * len(hand)) for hand in game._hands]
-                total = sum(weights)
-                rewards = [weight / total for weight in weights]
-            # backpropagation
-            while node.parent is not None:
-                node.visits += 1
-                node.reward += rewards[node.seat]
-                node = node.parent
-            root.visits += 1
+        while done < self.iterations:
+            world = determinize(view, self.tracker, template, pool, rng)
+            for root_move, node in zip(options, root_children, strict=True):
+                done += 1
+                game = world.copy()
+                game.push_unchecked(seat, root_move)
+                # selection and expansion
+                while game.winner is None:
+                    mover = game.turn
+                    moves = search_moves(game, mover)
+                    children = node.children
+                    untried = [m for m in moves if (m.code << 4 | mover) not in children]
+                    if untried:
+                        move = untried[int(rng.random() * len(untried))]
+                        child = _Node(node, mover)
+                        children[move.code << 4 | mover] = child
+                        for other in moves:
+                            sibling = children.get(other.code << 4 | mover)
+                            if sibling is not None and sibling is not child:
+                                sibling.avail += 1
+                        game.push_unchecked(mover, move)
+                        node = child
+                        break
+                    best_child: _Node | None = None
+                    best_move = moves[0]
+                    best_value = -1.0
+                    for move in moves:
+                        child = children[move.code << 4 | mover]
+                        child.avail += 1
+                        value = (child.reward / child.visits
+                                 + exploration * math.sqrt(math.log(child.avail) / child.visits))
+                        if value > best_value:
+                            best_child, best_move, best_value = child, move, value
+                    assert best_child is not None
+                    game.push_unchecked(mover, best_move)
+                    node = best_child
+                # rollout
+                steps = 0
+                while game.winner is None and steps < plies:
+                    mover = game.turn
+                    game.push_unchecked(mover,
+                                        rollout_move(game, mover, game.legal_moves(mover)))
+                    steps += 1
+                if game.winner is not None:
+                    rewards = [0.0] * game.players
+                    rewards[game.winner] = 1.0
+                else:
+                    weights = [math.exp(-sharpness * len(hand)) for hand in game._hands]
+                    total = sum(weights)
+                    rewards = [weight / total for weight in weights]
+                # backpropagation
+                while node is not root:
+                    node.visits += 1
+                    node.reward += rewards[node.seat]
+                    assert node.parent is not None
+                    node = node.parent
+                root.visits += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
         self.last_iterations = done
-        best = max(options, key=lambda m: (root.children[m.code << 4 | seat].visits
-                                           if (m.code << 4 | seat) in root.children else -1))
+        means = {move: child.reward / child.visits
+                 for move, child in zip(options, root_children, strict=True) if child.visits}
+        best = max(means, key=means.__getitem__)
+        if self.debug:
+            print({str(m): round(v, 3) for m, v in means.items()}, "prior", prior)
+        if prior is not None:
+            if prior.kind == PLAY and not prior.uno and Move.from_code(
+                    prior.code | _UNO_BIT) in means:
+                prior = Move.from_code(prior.code | _UNO_BIT)
+            if prior in means and means[prior] >= means[best] - self.prior_margin:
+                return prior
         return best
 
 

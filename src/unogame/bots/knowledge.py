@@ -6,6 +6,11 @@ shown the challenged hand (R5.4), a swap (R5.6, ``seven_zero`` 7) gives the othe
 hand this seat held, and passing hands (``pass_hands``, ``seven_zero`` 0) moves every
 known hand along. A known card leaves a hand when that seat plays or discards it.
 
+It also infers what a hand *lacks*: a seat that draws on its turn (R4.3) is taken to have
+had no card of the colour to match and no wild card; from then on it holds at most as many
+cards of those classes as it has drawn since (``allowance``). Players who draw on purpose
+can fool this; the search only uses it to weight its samples.
+
 >>> tracker = CardTracker(seat=0, players=2)
 >>> tracker.reset(0, ["R1", "G2"])
 >>> tracker.observe({"type": "swap", "seats": [0, 1]})
@@ -21,7 +26,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..engine.cards import CARD_COPIES, NUM_CARDS, card_from_code
+from ..engine.cards import CARD_COLOR, CARD_COPIES, COLORS, NO_COLOR, NUM_CARDS, card_from_code
+
+CLASSES = 5
+"""Card classes for the allowance: the four colours and wild cards (``NO_COLOR``)."""
 
 
 class CardTracker:
@@ -33,6 +41,10 @@ class CardTracker:
         self.known: list[list[int]] = [[] for _ in range(players)]
         self.own: list[int] | None = []
         """This seat's hand as last known (``None`` right after a swap, until the next view)."""
+        self.allowance: list[list[int | None]] = [[None] * CLASSES for _ in range(players)]
+        """By seat and card class: at most this many such cards in the hand (None: any)."""
+        self.color = -1
+        """The colour to match, followed through the events."""
 
     def reset(self, seat: int, hand: Iterable[str], players: int | None = None) -> None:
         """A new round (or the bot joins): nothing known about other hands."""
@@ -40,11 +52,13 @@ class CardTracker:
         if players is not None:
             self.players = players
         self.known = [[] for _ in range(self.players)]
+        self.allowance = [[None] * CLASSES for _ in range(self.players)]
         self.own = [card_from_code(code) for code in hand]
 
     def sync(self, view: dict[str, Any]) -> None:
         """Take this seat's hand from its view, and drop known cards that no longer fit."""
         hands = view["hands"]
+        self.color = COLORS.index(view["color"]) if view["color"] else -1
         self.own = [card_from_code(code) for code in hands[self.seat]]
         for other, known in enumerate(self.known):
             size = hands[other] if isinstance(hands[other], int) else 0
@@ -59,29 +73,54 @@ class CardTracker:
         if kind == "play":
             player = event["seat"]
             card = card_from_code(event["card"])
+            if event.get("color"):
+                self.color = COLORS.index(event["color"])
             if player == seat:
                 _remove(self.own, card)
             else:
                 _remove(self.known[player], card)
+                self._spend(player, card)
+        elif kind == "color":
+            self.color = COLORS.index(event["color"])
         elif kind == "draw":
-            if event["seat"] == seat and self.own is not None:
-                self.own.extend(card_from_code(code) for code in event.get("cards", ()))
+            player = event["seat"]
+            if player == seat:
+                if self.own is not None:
+                    self.own.extend(card_from_code(code) for code in event.get("cards", ()))
+                return
+            allowance = self.allowance[player]
+            if event.get("reason") == "turn" and self.color >= 0:
+                allowance[self.color] = 0  # nothing to play: none of the colour, no wild
+                allowance[NO_COLOR] = 0
+            count = event["count"]
+            for index in range(CLASSES):
+                value = allowance[index]
+                if value is not None:
+                    allowance[index] = value + count
         elif kind == "discard":
             player = event["seat"]
             target = self.own if player == seat else self.known[player]
             for code in event["cards"]:
-                _remove(target, card_from_code(code))
+                card = card_from_code(code)
+                _remove(target, card)
+                if player != seat:
+                    self._spend(player, card)
         elif kind == "challenge":
             if "hand" in event:  # shown to the challenger only (R5.4)
                 self.known[event["by"]] = [card_from_code(code) for code in event["hand"]]
+                self.allowance[event["by"]] = [None] * CLASSES
         elif kind == "swap":
             first, second = event["seats"]
             known = self.known
             known[first], known[second] = known[second], known[first]
+            allowance = self.allowance
+            allowance[first], allowance[second] = allowance[second], allowance[first]
             if seat in (first, second):
                 other = second if seat == first else first
                 known[other] = list(self.own) if self.own is not None else []
                 known[seat] = []
+                allowance[other] = [None] * CLASSES
+                allowance[seat] = [None] * CLASSES
                 self.own = None
         elif kind == "pass_hands":
             players = self.players
@@ -93,9 +132,22 @@ class CardTracker:
                 new[(other + direction) % players] = old[other]
             new[seat] = []
             self.known = new
+            moved: list[list[int | None]] = [[None] * CLASSES for _ in range(players)]
+            for other in range(players):
+                if other != seat:
+                    moved[(other + direction) % players] = self.allowance[other]
+            self.allowance = moved
             self.own = None
         elif kind in ("round_over", "deal"):
             self.known = [[] for _ in range(self.players)]
+            self.allowance = [[None] * CLASSES for _ in range(self.players)]
+
+    def _spend(self, player: int, card: int) -> None:
+        """A card of a limited class was played: one fewer may be left."""
+        allowance = self.allowance[player]
+        value = allowance[CARD_COLOR[card]]
+        if value is not None:
+            allowance[CARD_COLOR[card]] = max(0, value - 1)
 
     def unseen(self, view: dict[str, Any]) -> list[int]:
         """Cards this seat cannot place: the deck minus its hand, the discard pile and the
