@@ -73,6 +73,11 @@ class UnoApp(App[None]):
     def t(self, key: str, **fields: Any) -> str:
         return translate(self.lang, key, **fields)
 
+    def tc(self, common_key: str, own_key: str, **fields: Any) -> str:
+        """The web game's shared wording (``common.*``) when it exists, else our own."""
+        text = translate(self.lang, common_key, **fields)
+        return text if text != common_key else translate(self.lang, own_key, **fields)
+
     def on_mount(self) -> None:
         if self.initial_config is not None:
             self.start_match(self.initial_config, self.initial_game)
@@ -900,16 +905,18 @@ class SetupScreen(Screen[None]):
                     yield Input(default_name, id=f"name-{seat}", compact=True,
                                 classes="name", max_length=12)
                     kinds = [(t("tui.setup.human"), "")] + [
-                        (t("tui.setup.bot", level=name), name) for name in BOT_LEVELS]
+                        (t("tui.setup.bot", level=app.tc(f"common.level.{name}", name)), name)
+                        for name in BOT_LEVELS]
                     yield Select(kinds, value="" if seat == 0 else level, allow_blank=False,
                                  id=f"kind-{seat}", compact=True)
             yield Label(t("tui.setup.rules"), classes="section", id="l-rules")
             for rule in HOUSE_RULES + ON_RULES:
-                yield RuleToggle(t(f"tui.rule.{rule}"), rule in ON_RULES, id=f"rule-{rule}")
+                yield RuleToggle(app.tc(f"common.rule.{rule}", f"tui.rule.{rule}"),
+                                 rule in ON_RULES, id=f"rule-{rule}")
             with Horizontal(classes="row"):
                 yield Label(t("tui.setup.custom"), classes="field", id="l-custom")
-                yield Select([(f"{name}: {t(f'tui.custom.{name}', count='N')}", name)
-                              for name in CUSTOM_RULES], value="none", allow_blank=False,
+                yield Select([(app.tc(f"common.custom.{name}", f"tui.custom.{name}", count="N"),
+                               name) for name in CUSTOM_RULES], value="none", allow_blank=False,
                              id="custom", compact=True)
             with Horizontal(classes="row"):
                 yield Label(t("tui.setup.custom_count"), classes="field", id="l-count")
@@ -953,7 +960,8 @@ class SetupScreen(Screen[None]):
                                ("l-seed", "tui.setup.seed")):
             self.query_one(f"#{widget_id}", Label).update(t(key))
         for rule in HOUSE_RULES + ON_RULES:
-            self.query_one(f"#rule-{rule}", RuleToggle).label = t(f"tui.rule.{rule}")
+            self.query_one(f"#rule-{rule}", RuleToggle).label = app.tc(
+                f"common.rule.{rule}", f"tui.rule.{rule}")
         self.query_one("#start", Button).label = t("tui.setup.start")
 
     def config(self) -> MatchConfig:
