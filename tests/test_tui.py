@@ -470,3 +470,90 @@ def test_bots_get_their_reaction_time_to_catch() -> None:
     assert app._turn_delay() == pytest.approx(0.75)
     app.match.push(2, "catch 0")
     assert app._turn_delay() == pytest.approx(0.2)
+
+
+async def start(pilot: Any, app: UnoApp) -> Game:
+    await ready(pilot, app)
+    assert app.match is not None
+    return app.match.game
+
+
+def one_person(position: dict[str, Any], rules: Rules) -> UnoApp:
+    seats = [SeatConfig("Ann")] + [SeatConfig(f"Bot {i}", LEVEL)
+                                   for i in range(1, position["players"])]
+    return UnoApp(config(*seats, rules=rules, **FROZEN),
+                  game=Game.from_position(position, rules))
+
+
+def test_custom_card_controls() -> None:
+    """The Wild Customizable asks what its rule needs: a seat (chosen_draw), a colour to
+    discard (discard_color), after the colour to play on."""
+    chosen = {"players": 3, "hands": [["WC", "R1", "R2"], ["G1", "G2"], ["B1", "B2"]],
+              "draw_pile": ["Y1", "Y2", "Y3"], "discard_pile": ["R5"], "color": "R",
+              "turn": 0}
+    discard = {"players": 2, "hands": [["WC", "B1", "B2", "R3"], ["G1", "G2"]],
+               "draw_pile": ["Y1"], "discard_pile": ["R5"], "color": "R", "turn": 0}
+
+    async def scenario() -> None:
+        app = one_person(chosen, Rules(custom_rule="chosen_draw"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            game = await start(pilot, app)
+            await pilot.press("end", "enter")
+            await shown(pilot, app, ChoiceScreen)
+            await pilot.press("g")
+            await shown(pilot, app, ChoiceScreen)
+            assert "Which player?" in screen_text(app)
+            await pilot.press("2")
+            await shown(pilot, app, GameScreen)
+            assert game.color == "G" and len(game.hand(2)) == 4
+        app = one_person(discard, Rules(custom_rule="discard_color"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            game = await start(pilot, app)
+            await pilot.press("end", "enter")
+            await shown(pilot, app, ChoiceScreen)
+            await pilot.press("y")
+            await shown(pilot, app, ChoiceScreen)
+            assert "Discard every card of which colour?" in screen_text(app)
+            await pilot.press("b")
+            await shown(pilot, app, GameScreen)
+            assert game.color == "Y" and game.hand(0) == ["R3"]
+
+    run(scenario)
+
+
+def test_house_rule_controls() -> None:
+    """seven_zero asks whom to swap with; stacking passes a Draw Two on; jump_in plays an
+    identical card out of turn."""
+    seven = {"players": 3, "hands": [["R7", "G1", "G3"], ["B1", "B2"], ["Y1"]],
+             "draw_pile": ["Y2"], "discard_pile": ["R5"], "color": "R", "turn": 0, "uno": [2]}
+    stack = {"players": 2, "hands": [["G+2", "R1"], ["B1", "B2"]],
+             "draw_pile": ["Y1", "Y2", "Y3", "Y4"], "discard_pile": ["R+2", "R5"],
+             "color": "R", "turn": 0, "pending": {"kind": "stack", "amount": 2}}
+    jump = {"players": 3, "hands": [["R5", "G1"], ["B1", "B2"], ["Y1", "Y2"]],
+            "draw_pile": ["Y3"], "discard_pile": ["R5"], "color": "R", "turn": 1}
+
+    async def scenario() -> None:
+        app = one_person(seven, Rules(seven_zero=True))
+        async with app.run_test(size=(80, 24)) as pilot:
+            game = await start(pilot, app)
+            await pilot.press("home", "enter")  # R7 (hand order: R, Y, G, B, wilds)
+            await shown(pilot, app, ChoiceScreen)
+            assert "Swap hands with whom?" in screen_text(app)
+            await pilot.press("1")
+            await shown(pilot, app, GameScreen)
+            assert game.hand(0) == ["B1", "B2"] and sorted(game.hand(1)) == ["G1", "G3"]
+        app = one_person(stack, Rules(stacking=True))
+        async with app.run_test(size=(80, 24)) as pilot:
+            game = await start(pilot, app)
+            assert "Stack of 2" in screen_text(app)
+            await pilot.press("end", "enter")  # G+2 passes the stack on
+            assert game.pending is not None and game.pending.amount == 4
+            assert game.turn == 1
+        app = one_person(jump, Rules(jump_in=True))
+        async with app.run_test(size=(80, 24)) as pilot:
+            game = await start(pilot, app)
+            assert "Enter: jump in with R5" in screen_text(app)
+            await pilot.press("home", "enter")
+            assert game.hand(0) == ["G1"] and game.turn == 1
+
+    run(scenario)
