@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import logging
 import time
@@ -287,8 +288,9 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
         data = request.query_params.get("data", "")
         if not data or len(data) > 300:
             return Response("data: 1 to 300 characters", status_code=400)
-        svg = segno.make(data, error="m").svg_inline(scale=4, dark="#111", light="#fff")
-        return Response(svg, media_type="image/svg+xml")
+        buffer = io.BytesIO()
+        segno.make(data, error="m").save(buffer, kind="svg", scale=4, dark="#111", light="#fff")
+        return Response(buffer.getvalue(), media_type="image/svg+xml")
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True, "rooms": len(manager.rooms),

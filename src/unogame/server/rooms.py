@@ -138,6 +138,9 @@ class Room:
         self._stand_ins: dict[int, Bot] = {}
         self._timers: list[asyncio.TimerHandle] = []
         self.spectators = 0
+        self.deal: dict[str, Any] | None = None
+        """A stacked deal for every game of the room (``dealer``, ``deck``, ``seed``):
+        set from Python only, for tests and prepared lessons; players never send one."""
 
     # ------------------------------------------------------------ persistence
 
@@ -152,6 +155,7 @@ class Room:
             "timer": self.timer, "seats": [seat.to_dict() for seat in self.seats],
             "host": self.host, "status": self.status, "game_no": self.game_no,
             "game_seed": self.game_seed, "version_base": self.version_base,
+            "deal": self.deal,
         }
 
     def save(self) -> None:
@@ -168,6 +172,7 @@ class Room:
         room.game_no = data["game_no"]
         room.game_seed = data["game_seed"]
         room.version_base = data["version_base"]
+        room.deal = data.get("deal")
         if room.game_no:
             room._new_game()
             for seat, move in storage.load_moves(code, room.game_no):
@@ -274,7 +279,11 @@ class Room:
         return bot
 
     def _new_game(self) -> None:
-        self.game = Game.new(len(self.seats), self.rules, self.game_seed)
+        if self.deal is not None:
+            self.game = Game.deal(len(self.seats), self.deal["dealer"], self.deal["deck"],
+                                  self.rules, self.game_seed)
+        else:
+            self.game = Game.new(len(self.seats), self.rules, self.game_seed)
         self.log_length = 0
         self.events.clear()
         self.results = []
@@ -297,7 +306,8 @@ class Room:
     def _begin_game(self) -> None:
         self.version_base = self.version + 1
         self.game_no += 1
-        self.game_seed = secrets.randbelow(2**31)
+        self.game_seed = (self.deal["seed"] if self.deal is not None
+                          else secrets.randbelow(2**31))
         self._new_game()
         self.status = PLAYING
         self.save()

@@ -1,0 +1,867 @@
+// The browser client of unogame: lobby, game table, dialogs. No build step, no library.
+// The server is authoritative: this page shows the view it receives and sends moves in
+// the project's notation together with the version of the position they were made on.
+
+import { PATTERN_DEFS, backSVG, cardSVG, colorBadge, splitCode } from "./cards.js";
+
+const COLORS = ["R", "Y", "G", "B"];
+const app = document.getElementById("app");
+const live = document.getElementById("live");
+document.body.insertAdjacentHTML("afterbegin", PATTERN_DEFS);
+
+const S = {
+  lang: "en",
+  strings: {},
+  meta: null,
+  ws: null,
+  wsOpen: false,
+  retry: 0,
+  code: null, // the room we are in (or want to enter)
+  seat: null,
+  roomInfo: null,
+  game: null, // the latest state or update message
+  log: [],
+  dialog: null, // {kind: ...}
+  unoArmed: false,
+  roundOver: null, // the last round_over event
+  reveal: null, // a challenged hand shown to us
+  prevHand: [],
+  prevTop: null,
+  newCards: new Set(),
+  topChanged: false,
+  showLog: false,
+  showScores: false,
+  showRules: false,
+  homeError: null,
+  pendingJoin: null, // what to send once connected
+  bots: [],
+  form: {},
+  watching: false,
+};
+
+// ---------------------------------------------------------------- translations
+
+function t(key, fields = {}) {
+  let text = S.strings[key] ?? key;
+  for (const [name, value] of Object.entries(fields)) text = text.replaceAll(`{${name}}`, value);
+  return text;
+}
+
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function cardName(code) {
+  const { color, rank } = splitCode(code);
+  if (color === null) return t(`common.card.${rank}`);
+  const colorName = t(`common.color.${color}`);
+  if (/^[0-9]$/.test(rank)) return t("common.card.number", { color: colorName, number: rank });
+  return t(`common.card.${rank}`, { color: colorName });
+}
+
+async function loadLanguage(lang) {
+  const response = await fetch(`/api/i18n/${lang}`);
+  S.strings = await response.json();
+  S.lang = lang;
+  document.documentElement.lang = lang;
+  localStorage.setItem("uno.lang", lang);
+  document.title = t("web.title");
+}
+
+function pickLanguage() {
+  const saved = localStorage.getItem("uno.lang");
+  if (saved === "en" || saved === "th") return saved;
+  const wanted = (navigator.languages || [navigator.language || "en"]).map((l) => l.toLowerCase());
+  return wanted.some((l) => l.startsWith("th")) ? "th" : "en";
+}
+
+// ---------------------------------------------------------------- connection
+
+function tokenKey(code) { return `uno.token.${code}`; }
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+  S.ws = ws;
+  ws.onopen = () => {
+    S.wsOpen = true;
+    S.retry = 0;
+    if (S.pendingJoin) { send(S.pendingJoin); S.pendingJoin = null; }
+    else if (S.code) enterRoom(S.code);
+    render();
+  };
+  ws.onmessage = (event) => onMessage(JSON.parse(event.data));
+  ws.onclose = () => {
+    S.wsOpen = false;
+    if (S.ws !== ws) return;
+    render();
+    const delay = Math.min(5000, 300 * 2 ** S.retry++);
+    setTimeout(() => { if (S.ws === ws) connect(); }, delay);
+  };
+}
+
+function send(message) {
+  if (S.ws && S.wsOpen) S.ws.send(JSON.stringify(message));
+  else S.pendingJoin = message;
+}
+
+function enterRoom(code) {
+  const token = localStorage.getItem(tokenKey(code));
+  if (token) send({ type: "resume", room: code, token });
+  else if (S.watching) send({ type: "watch", room: code });
+}
+
+// Reconnect at once when a phone wakes up.
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && (!S.ws || S.ws.readyState > 1)) connect();
+});
+
+function sendMove(move) {
+  if (!S.game) return;
+  send({ type: "move", move, version: S.game.version });
+  S.dialog = null;
+  render();
+}
+
+// ---------------------------------------------------------------- messages
+
+function onMessage(message) {
+  switch (message.type) {
+    case "joined":
+      S.code = message.room;
+      S.seat = message.seat;
+      if (message.token) localStorage.setItem(tokenKey(message.room), message.token);
+      if (location.pathname !== `/r/${message.room}`) history.replaceState(null, "", `/r/${message.room}`);
+      S.homeError = null;
+      break;
+    case "room":
+      S.roomInfo = message;
+      S.seat = message.you;
+      break;
+    case "state":
+      S.game = message;
+      S.log = message.log.slice();
+      S.roundOver = [...S.log].reverse().find((e) => e.type === "round_over") ?? null;
+      S.dialog = null;
+      trackChanges(true);
+      break;
+    case "update":
+      S.game = message;
+      for (const event of message.events) onEvent(event);
+      S.log.push(...message.events);
+      if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
+      if (S.dialog && S.dialog.version !== undefined && S.dialog.version !== message.version) S.dialog = null;
+      trackChanges(false);
+      break;
+    case "removed":
+      localStorage.removeItem(tokenKey(S.code));
+      toast(t("web.toast.removed"));
+      break;
+    case "error":
+      onError(message);
+      break;
+    default:
+      break;
+  }
+  render();
+}
+
+function onEvent(event) {
+  if (event.type === "round_over") S.roundOver = event;
+  if (event.type === "challenge" && event.hand) S.reveal = event;
+  if (event.type === "catch" && event.target === S.seat) toast(t("web.toast.caught", { name: seatName(event.seat) }));
+  if (event.type === "deal") S.roundOver = null;
+}
+
+function onError(message) {
+  if (message.code === "bad_token") {
+    localStorage.removeItem(tokenKey(S.code));
+    S.seat = null;
+    toast(t("web.error.bad_token"));
+    return;
+  }
+  if (message.code === "no_room") {
+    S.code = null;
+    S.roomInfo = null;
+    S.game = null;
+    history.replaceState(null, "", "/");
+    S.homeError = t("web.error.no_room");
+    return;
+  }
+  if (message.code === "stale") { toast(t("web.error.stale")); return; }
+  const known = S.strings[`web.error.${message.code}`];
+  toast(known ? t(`web.error.${message.code}`) : message.message);
+}
+
+function trackChanges(fresh) {
+  const view = S.game?.view;
+  if (!view) return;
+  const hand = S.seat !== null && Array.isArray(view.hands[S.seat]) ? view.hands[S.seat] : [];
+  S.newCards = new Set();
+  if (!fresh) {
+    const before = [...S.prevHand];
+    hand.forEach((card, index) => {
+      const at = before.indexOf(card);
+      if (at >= 0) before.splice(at, 1); else S.newCards.add(index);
+    });
+  }
+  const top = view.discard_pile[0] ?? null;
+  S.topChanged = !fresh && top !== S.prevTop;
+  S.prevHand = hand.slice();
+  S.prevTop = top;
+  if (S.game.status === "playing") S.roundOver = S.roundOver && S.game.view.winner === null ? null : S.roundOver;
+}
+
+let toastTimer = null;
+function toast(text) {
+  live.textContent = text;
+  live.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => live.classList.remove("show"), 3500);
+}
+
+// ---------------------------------------------------------------- helpers
+
+function displayName(info) {
+  const bot = info.kind === "bot" && /^Bot ([0-9]+)$/.exec(info.name);
+  return bot ? t("web.bot_n", { number: bot[1] }) : info.name;
+}
+
+function seatName(seat) {
+  const info = S.roomInfo?.seats?.[seat];
+  const name = info ? displayName(info) : `#${seat}`;
+  return seat === S.seat ? t("web.you_name", { name }) : name;
+}
+
+function parseMove(text) {
+  const words = text.split(" ");
+  const move = { text, kind: words[0], card: null, color: null, arg: null, target: null, uno: false };
+  if (words[words.length - 1] === "uno" && words.length > 1) { move.uno = true; words.pop(); }
+  if (move.kind === "play") {
+    move.card = words[1];
+    let rest = words.slice(2);
+    if (move.card.startsWith("W")) { move.color = rest[0]; rest = rest.slice(1); }
+    for (const word of rest) {
+      if (/^[0-9]+$/.test(word)) move.target = Number(word); else move.arg = word;
+    }
+  } else if (move.kind === "color") move.color = words[1];
+  else if (move.kind === "catch") move.target = Number(words[1]);
+  return move;
+}
+
+function legalMoves() {
+  return (S.game?.legal ?? []).map(parseMove);
+}
+
+function myTurn() {
+  return S.game?.view && S.seat !== null && S.game.view.turn === S.seat;
+}
+
+function icon(name) {
+  const paths = {
+    cw: "M12 4a8 8 0 1 1-7.5 5.2M4 4v5h5",
+    ccw: "M12 4a8 8 0 1 0 7.5 5.2M20 4v5h-5",
+  };
+  return `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="${paths[name]}"
+    fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+}
+
+// ---------------------------------------------------------------- rendering
+
+function render() {
+  const focused = document.activeElement?.dataset?.focus;
+  let html = topBar();
+  if (!S.code || (!S.roomInfo && !S.game)) html += S.code ? joinScreen() : homeScreen();
+  else if (S.roomInfo?.status === "lobby" || !S.game?.view) html += lobbyScreen();
+  else html += gameScreen();
+  if (S.showRules) html += rulesDialog();
+  app.innerHTML = html;
+  restoreForm();
+  if (focused) app.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
+  const dialog = app.querySelector("[role=dialog] [autofocus], [role=dialog] button");
+  if (dialog && !app.querySelector("[role=dialog]").contains(document.activeElement)) dialog.focus();
+}
+
+function topBar() {
+  const other = S.lang === "th" ? "en" : "th";
+  const connection = S.code && !S.wsOpen ? `<span class="offline" role="status">${t("web.reconnecting")}</span>` : "";
+  return `<header class="topbar">
+    <a class="logo" href="/" data-action="home" aria-label="${t("web.home")}">UNO</a>
+    ${S.code ? `<span class="room-chip" aria-label="${t("web.room_code")}">${esc(S.code)}</span>` : ""}
+    ${connection}
+    <span class="spacer"></span>
+    <button class="ghost" data-action="rules" data-focus="rules">${t("web.rules")}</button>
+    <button class="ghost lang" data-action="lang" data-lang="${other}" data-focus="lang"
+      aria-label="${t("web.switch_language")}">${other === "th" ? "ไทย" : "English"}</button>
+  </header>`;
+}
+
+function homeScreen() {
+  const meta = S.meta;
+  if (!meta) return `<main class="home"><p>${t("web.loading")}</p></main>`;
+  const rules = meta.rules;
+  const bools = ["challenge", "stacking", "must_play_drawn", "seven_zero", "jump_in", "draw_until_playable", "two_player_reverse_skips"];
+  const numbers = [["hand_size", 1, 20], ["target_score", 1, 5000], ["uno_penalty", 0, 20], ["custom_count", 1, 20]];
+  const name = esc(localStorage.getItem("uno.name") || "");
+  const levelOptions = (selected) => meta.bot_levels.map((level) =>
+    `<option value="${level}" ${level === selected ? "selected" : ""}>${t(`common.level.${level}`)}</option>`).join("");
+  return `<main class="home">
+    <h1 class="title">${t("web.title")}</h1>
+    <p class="tagline">${t("web.tagline")}</p>
+    ${S.homeError ? `<p class="error" role="alert">${esc(S.homeError)}</p>` : ""}
+    <section class="panel">
+      <label class="field">${t("web.your_name")}
+        <input id="player-name" maxlength="24" value="${name}" autocomplete="nickname" data-focus="name"></label>
+    </section>
+    <section class="panel" aria-labelledby="join-h">
+      <h2 id="join-h">${t("web.join_room")}</h2>
+      <form class="row" data-form="join">
+        <input id="join-code" maxlength="5" placeholder="${t("web.code_placeholder")}" aria-label="${t("web.room_code")}"
+          autocapitalize="characters" data-focus="join-code">
+        <button type="submit" class="primary">${t("web.join")}</button>
+      </form>
+    </section>
+    <section class="panel" aria-labelledby="create-h">
+      <h2 id="create-h">${t("web.create_room")}</h2>
+      <form data-form="create" class="create">
+        <label class="field">${t("web.room_name")}<input id="room-name" maxlength="24" value="${esc(t("web.default_room"))}"></label>
+        <div class="grid2">
+          <label class="field">${t("web.seats")}<input id="seats" type="number" min="${meta.min_seats}" max="${meta.max_seats}" value="4"></label>
+          <label class="field">${t("web.timer")}<select id="timer">
+            ${[0, 15, 30, 60, 120].map((s) => `<option value="${s}">${s ? t("web.timer_seconds", { seconds: s }) : t("web.timer_off")}</option>`).join("")}
+          </select></label>
+        </div>
+        <fieldset><legend>${t("web.bots")}</legend>
+          <ul class="bot-list">${S.bots.map((level, i) => `<li>${t("web.bot_n", { number: i + 1 })}
+            <select data-bot="${i}" aria-label="${t("web.bot_level")}">${levelOptions(level)}</select>
+            <button type="button" class="ghost small" data-action="drop-bot" data-index="${i}" aria-label="${t("web.remove")}">✕</button></li>`).join("")}</ul>
+          <button type="button" class="small" data-action="more-bots" data-focus="more-bots">+ ${t("web.add_bot")}</button>
+        </fieldset>
+        <details><summary>${t("web.house_rules")}</summary>
+          <div class="rules-form">
+          ${bools.map((key) => `<label class="check"><input type="checkbox" id="rule-${key}" ${rules[key] ? "checked" : ""}> ${t(`common.rule.${key}`)}</label>`).join("")}
+          <div class="grid2">${numbers.map(([key, lo, hi]) => `<label class="field">${t(`common.rule.${key}`)}
+            <input type="number" id="rule-${key}" min="${lo}" max="${hi}" value="${rules[key]}"></label>`).join("")}</div>
+          <label class="field">${t("common.rule.custom_rule")}<select id="rule-custom_rule">
+            ${meta.custom_rules.map((name) => `<option value="${name}">${t(`common.custom.${name}`)}</option>`).join("")}</select></label>
+          </div>
+        </details>
+        <button type="submit" class="primary big">${t("web.create")}</button>
+      </form>
+    </section>
+  </main>`;
+}
+
+function joinScreen() {
+  const name = esc(localStorage.getItem("uno.name") || "");
+  return `<main class="home">
+    <h1 class="title">${t("web.title")}</h1>
+    <section class="panel">
+      <h2>${t("web.join_named", { code: esc(S.code) })}</h2>
+      <form data-form="join-named">
+        <label class="field">${t("web.your_name")}<input id="player-name" maxlength="24" value="${name}" data-focus="name"></label>
+        <div class="row"><button type="submit" class="primary">${t("web.take_seat")}</button>
+        <button type="button" data-action="watch">${t("web.watch")}</button></div>
+      </form>
+    </section></main>`;
+}
+
+function inviteLink() { return `${location.origin}/r/${S.code}`; }
+
+function lobbyScreen() {
+  const info = S.roomInfo;
+  if (!info) return `<main><p>${t("web.loading")}</p></main>`;
+  const host = S.seat === info.host;
+  const link = inviteLink();
+  const seats = info.seats.map((seat, i) => `<li class="seat-row">
+      <span class="dot ${seat.connected ? "on" : ""}" aria-hidden="true"></span>
+      <span class="seat-name">${esc(displayName(seat))}${i === S.seat ? ` <em>(${t("web.you")})</em>` : ""}${i === info.host ? ` <span class="tag">${t("web.host")}</span>` : ""}</span>
+      ${seat.kind === "bot" ? `<span class="tag bot">${t("web.bot")} · ${t(`common.level.${seat.level}`)}</span>` : ""}
+      ${host && i !== info.host ? `<button class="ghost small" data-action="remove" data-seat="${i}" aria-label="${t("web.remove_named", { name: esc(displayName(seat)) })}">✕</button>` : ""}
+    </li>`).join("");
+  const free = info.capacity - info.seats.length;
+  const empty = Array.from({ length: free }, () => `<li class="seat-row empty">${t("web.empty_seat")}</li>`).join("");
+  const levels = (S.meta?.bot_levels ?? []).map((level) =>
+    `<option value="${level}" ${level === S.meta.default_bot_level ? "selected" : ""}>${t(`common.level.${level}`)}</option>`).join("");
+  const rules = Object.entries(info.rules);
+  return `<main class="lobby">
+    <section class="panel share">
+      <h1>${esc(info.name)}</h1>
+      <p class="code-label">${t("web.room_code")}</p>
+      <p class="big-code" data-testid="room-code">${esc(info.room)}</p>
+      <img class="qr" src="/api/qr.svg?data=${encodeURIComponent(link)}" alt="${t("web.qr_alt")}" width="164" height="164">
+      <div class="row link-row"><input readonly value="${esc(link)}" aria-label="${t("web.invite_link")}" id="invite">
+        <button data-action="copy" class="small">${t("web.copy")}</button></div>
+    </section>
+    <section class="panel">
+      <h2>${t("web.players", { count: info.seats.length, capacity: info.capacity })}</h2>
+      <ul class="seats">${seats}${empty}</ul>
+      ${info.spectators ? `<p class="muted">${t("web.spectators", { count: info.spectators })}</p>` : ""}
+      ${rules.length ? `<p class="muted">${t("web.house_rules")}: ${rules.map(([k, v]) => ruleText(k, v)).join(" · ")}</p>` : ""}
+      ${host ? `<div class="row">
+          <select id="bot-level" aria-label="${t("web.bot_level")}">${levels}</select>
+          <button data-action="add-bot" data-focus="add-bot" ${free ? "" : "disabled"}>+ ${t("web.add_bot")}</button></div>
+        <button class="primary big" data-action="start" data-focus="start" ${info.seats.length >= 2 ? "" : "disabled"}>${t("web.start")}</button>`
+      : `<p class="waiting">${S.seat === null ? t("web.watching") : t("web.wait_host")}</p>`}
+    </section></main>`;
+}
+
+function ruleText(key, value) {
+  if (key === "custom_rule") return `${t("common.rule.custom_rule")}: ${t(`common.custom.${value}`)}`;
+  if (typeof value === "boolean") return `${t(`common.rule.${key}`)}${value ? "" : ` (${t("web.off")})`}`;
+  return `${t(`common.rule.${key}`)}: ${value}`;
+}
+
+function gameScreen() {
+  const game = S.game;
+  const view = game.view;
+  const legal = legalMoves();
+  const info = S.roomInfo;
+  const n = view.players;
+  const me = S.seat !== null && S.seat < n ? S.seat : null;
+  const order = [];
+  for (let k = 1; k <= n; k++) {
+    const seat = me === null ? k - 1 : (me + k) % n;
+    if (seat !== me) order.push(seat);
+  }
+  const catches = new Set(legal.filter((m) => m.kind === "catch").map((m) => m.target));
+  const opponents = order.map((seat) => {
+    const count = Array.isArray(view.hands[seat]) ? view.hands[seat].length : view.hands[seat];
+    const seatInfo = info?.seats?.[seat];
+    const turn = view.turn === seat && view.winner === null;
+    const backs = Array.from({ length: Math.min(count, 12) }, () => `<span class="mini">${backSVG()}</span>`).join("");
+    return `<li class="opponent ${turn ? "turn" : ""}" aria-label="${esc(t("web.opponent_label", { name: seatName(seat), count, points: view.scores[seat] }))}${turn ? ". " + t("web.their_turn") : ""}">
+      <div class="op-name">${turn ? `<span class="turn-mark" aria-hidden="true">▶</span>` : ""}${esc(seatName(seat))}
+        ${seatInfo?.kind === "bot" ? `<span class="tag bot">${t("web.bot")}</span>` : ""}
+        ${seatInfo && !seatInfo.connected ? `<span class="tag off">${t("web.offline")}</span>` : ""}
+        ${seatInfo?.away ? `<span class="tag off">${t("web.away")}</span>` : ""}</div>
+      <div class="op-cards" aria-hidden="true">${backs}<span class="count">${count}</span></div>
+      <div class="op-meta">${t("web.points", { points: view.scores[seat] })}
+        ${view.uno.includes(seat) ? `<span class="tag uno">UNO</span>` : ""}
+        ${catches.has(seat) ? `<button class="catch" data-move="catch ${seat}" data-focus="catch-${seat}">${t("common.move.catch")}</button>` : ""}</div>
+    </li>`;
+  }).join("");
+  const top = view.discard_pile[0];
+  const color = view.color;
+  const canDraw = legal.some((m) => m.kind === "draw");
+  const drawLabel = view.pending?.kind === "stack" ? t("web.draw_n", { count: view.pending.amount }) : t("common.move.draw");
+  const table = `<section class="table" aria-label="${t("web.table")}">
+    <button class="pile draw-pile ${canDraw ? "can" : ""}" data-move="draw" ${canDraw ? "" : "disabled"} data-focus="draw"
+      aria-label="${t("web.draw_pile", { count: view.draw_pile })}${canDraw ? ". " + drawLabel : ""}">
+      ${backSVG()}<span class="pile-count">${view.draw_pile}</span></button>
+    <div class="pile discard ${S.topChanged ? "flip" : ""}" role="img" aria-label="${esc(t("web.top_card", { card: top ? cardName(top) : "-" }))}">
+      ${top ? cardSVG(top) : ""}</div>
+    <div class="table-info">
+      <div class="to-match" aria-label="${esc(t("web.color_to_match", { color: color ? t(`common.color.${color}`) : t("web.color_none") }))}">
+        ${color ? colorBadge(color, 26) : ""}<span>${color ? t(`common.color.${color}`) : t("web.color_none")}</span></div>
+      <div class="direction" aria-label="${t(`common.direction.${view.direction}`)}">${icon(view.direction === 1 ? "cw" : "ccw")}
+        <span>${t(`common.direction.${view.direction}`)}</span></div>
+    </div></section>`;
+  const status = `<p class="status ${myTurn() ? "mine" : ""}" role="status" aria-live="polite">${esc(statusText(view, legal))}</p>`;
+  const handSection = me === null ? `<p class="muted center">${t("web.watching")}</p>` : handView(view, legal, me);
+  const actions = me === null ? "" : actionBar(view, legal);
+  let overlay = "";
+  if (S.dialog) overlay = dialogView(S.dialog, legal);
+  else if (S.reveal) overlay = revealDialog();
+  else if (me !== null && view.pending?.kind === "color" && myTurn()) overlay = colorDialog(legal.filter((m) => m.kind === "color").map((m) => ({ color: m.color, text: m.text })), "web.choose_first_color");
+  else if (me !== null && view.pending?.kind === "challenge" && myTurn()) overlay = challengeDialog(view, legal);
+  else if (game.status === "round_over" || game.status === "match_over") overlay = roundDialog();
+  else if (S.showScores) overlay = scoresDialog();
+  return `<main class="game">
+    <ul class="opponents">${opponents}</ul>
+    ${table}${status}${handSection}${actions}
+    <nav class="game-nav">
+      <button class="ghost" data-action="scores" data-focus="scores">${t("web.scoreboard")}</button>
+      <button class="ghost" data-action="log" data-focus="log" aria-expanded="${S.showLog}">${t("web.log")}</button>
+      <button class="ghost" data-action="leave">${t("web.leave")}</button>
+    </nav>
+    ${S.showLog ? logView() : ""}
+    ${overlay}</main>`;
+}
+
+function statusText(view, legal) {
+  if (view.winner !== null) return t("web.status.round_won", { name: seatName(view.winner) });
+  const name = seatName(view.turn);
+  const pending = view.pending;
+  if (myTurn()) {
+    if (pending?.kind === "drawn") return t("web.status.drawn", { card: cardName(pending.card) });
+    if (pending?.kind === "challenge") return t("web.status.challenge", { name: seatName(pending.by) });
+    if (pending?.kind === "color") return t("web.status.color");
+    if (pending?.kind === "stack") return t("web.status.stack", { count: pending.amount });
+    return t("web.status.your_turn");
+  }
+  if (pending?.kind === "challenge") return t("web.status.other_challenge", { name, by: seatName(pending.by) });
+  if (pending?.kind === "drawn") return t("web.status.other_drawn", { name });
+  return t("web.status.turn", { name });
+}
+
+function handView(view, legal, me) {
+  const hand = view.hands[me];
+  const plays = new Map();
+  for (const move of legal) if (move.kind === "play") {
+    if (!plays.has(move.card)) plays.set(move.card, []);
+    plays.get(move.card).push(move);
+  }
+  const cards = hand.map((code, index) => {
+    const playable = plays.has(code);
+    const label = `${cardName(code)}${playable ? ", " + t("web.playable") : ""}`;
+    return `<li><button class="card ${playable ? "playable" : "dim"} ${S.newCards.has(index) ? "new" : ""}"
+      data-card="${code}" data-focus="card-${index}" aria-label="${esc(label)}" ${playable ? "" : 'aria-disabled="true"'}>
+      ${cardSVG(code)}</button></li>`;
+  }).join("");
+  return `<section class="hand-wrap" aria-label="${t("web.your_hand", { count: hand.length })}">
+    <div class="hand-head"><span>${t("web.your_hand", { count: hand.length })}</span>
+      <span>${t("web.points", { points: view.scores[me] })}</span>
+      ${view.uno.includes(me) ? `<span class="tag uno">UNO</span>` : ""}</div>
+    <ul class="hand">${cards}</ul></section>`;
+}
+
+function actionBar(view, legal) {
+  const buttons = [];
+  const unoAlone = legal.some((m) => m.kind === "uno");
+  const unoWithPlay = legal.some((m) => m.kind === "play" && m.uno);
+  if (unoAlone || unoWithPlay) {
+    buttons.push(`<button class="uno-btn ${S.unoArmed ? "armed" : ""}" data-action="uno" data-focus="uno"
+      aria-pressed="${S.unoArmed}">${t("common.move.uno")}</button>`);
+  }
+  if (legal.some((m) => m.kind === "pass")) {
+    buttons.push(`<button data-move="pass" data-focus="pass">${t("common.move.pass")}</button>`);
+  }
+  if (legal.some((m) => m.kind === "draw") && view.pending?.kind === "stack") {
+    buttons.push(`<button data-move="draw" data-focus="draw-stack">${t("web.draw_n", { count: view.pending.amount })}</button>`);
+  } else if (legal.some((m) => m.kind === "draw")) {
+    buttons.push(`<button data-move="draw" data-focus="draw-btn">${t("common.move.draw")}</button>`);
+  }
+  if (view.pending?.kind === "challenge" && myTurn()) {
+    buttons.push(`<button data-action="reopen-challenge">${t("common.move.challenge")} / ${t("common.move.accept")}</button>`);
+  }
+  if (S.unoArmed) buttons.push(`<span class="hint">${t("web.uno_armed")}</span>`);
+  return `<div class="actions">${buttons.join("")}</div>`;
+}
+
+function dialogShell(title, body, closable = true, extraClass = "") {
+  return `<div class="overlay"><div class="dialog ${extraClass}" role="dialog" aria-modal="true" aria-labelledby="dialog-title">
+    <h2 id="dialog-title">${title}</h2>${body}
+    ${closable ? `<button class="ghost close" data-action="close-dialog">${t("web.cancel")}</button>` : ""}</div></div>`;
+}
+
+function colorDialog(options, titleKey) {
+  const buttons = COLORS.filter((c) => options.some((o) => o.color === c)).map((c) => {
+    const option = options.find((o) => o.color === c);
+    return `<button class="color-choice c-${c}" data-pick="${option.text ?? c}" data-color="${c}">
+      ${colorBadge(c, 34)}<span>${t(`common.color.${c}`)}</span></button>`;
+  }).join("");
+  return dialogShell(t(titleKey), `<div class="color-grid">${buttons}</div>`, titleKey !== "web.choose_first_color", "color-dialog");
+}
+
+// Choosing a play step by step: colour, then discard colour, then seat.
+function dialogView(dialog, legal) {
+  if (dialog.kind === "play") {
+    const variants = dialog.variants;
+    const pick = (field) => [...new Set(variants.map((m) => m[field]))];
+    if (dialog.step === "color") {
+      return colorDialog(pick("color").map((c) => ({ color: c, text: `color:${c}` })), "web.choose_color");
+    }
+    if (dialog.step === "arg") {
+      return colorDialog(pick("arg").map((c) => ({ color: c, text: `arg:${c}` })), "web.choose_discard_color");
+    }
+    if (dialog.step === "target") {
+      const buttons = pick("target").map((seat) => {
+        const count = S.game.view.hands[seat];
+        return `<button class="seat-choice" data-pick="target:${seat}">${esc(seatName(seat))}
+          <span class="muted">${t("web.cards_n", { count: Array.isArray(count) ? count.length : count })}</span></button>`;
+      }).join("");
+      const key = dialog.card === "WS" || /^[RYGB]7$/.test(dialog.card) ? "web.choose_swap" : "web.choose_player";
+      return dialogShell(t(key), `<div class="seat-grid">${buttons}</div>`);
+    }
+  }
+  return "";
+}
+
+function challengeDialog(view, legal) {
+  const stack = legal.filter((m) => m.kind === "play");
+  const by = seatName(view.pending.by);
+  const amount = view.pending.amount ?? 4;
+  return dialogShell(t("web.challenge_title", { name: by }),
+    `<p>${t("web.challenge_text", { name: by, amount, penalty: amount + 2 })}</p>
+     <div class="row center">
+       <button class="primary" data-move="challenge" autofocus>${t("common.move.challenge")}</button>
+       <button data-move="accept">${t("web.accept_n", { count: amount })}</button>
+       ${stack.length ? `<button data-card="W+4">${t("web.stack_w4")}</button>` : ""}
+     </div>`, false, "challenge-dialog");
+}
+
+function revealDialog() {
+  const event = S.reveal;
+  const cards = event.hand.map((code) => `<li class="card small" role="img" aria-label="${esc(cardName(code))}">${cardSVG(code)}</li>`).join("");
+  return dialogShell(t("web.reveal_title", { name: seatName(event.by) }),
+    `<p>${event.guilty ? t("web.reveal_guilty", { name: seatName(event.by) }) : t("web.reveal_innocent", { name: seatName(event.by) })}</p>
+     <ul class="reveal-hand">${cards}</ul>
+     <button class="primary" data-action="close-reveal" autofocus>${t("web.ok")}</button>`, false);
+}
+
+function roundDialog() {
+  const event = S.roundOver;
+  const game = S.game;
+  const view = game.view;
+  const over = game.status === "match_over";
+  const host = S.roomInfo && S.seat === S.roomInfo.host;
+  let body = "";
+  if (event) {
+    const rows = event.hands.map((hand, seat) => `<tr${seat === event.winner ? ' class="winner"' : ""}>
+      <th scope="row">${esc(seatName(seat))}</th>
+      <td><ul class="tiny-hand">${hand.map((code) => `<li role="img" aria-label="${esc(cardName(code))}">${cardSVG(code)}</li>`).join("")}</ul></td>
+      <td class="num">${event.points[seat]}</td><td class="num">${event.scores[seat]}</td></tr>`).join("");
+    const gained = event.points.reduce((a, b) => a + b, 0);
+    body += `<p>${t("web.round_winner", { name: seatName(event.winner), points: gained })}</p>
+      <table class="round-table"><thead><tr><th>${t("web.player")}</th><th>${t("web.cards_left")}</th>
+      <th>${t("web.hand_points")}</th><th>${t("web.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+  }
+  if (over) {
+    body += `<p class="match-winner">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>${scoreTable()}`;
+    body += host ? `<button class="primary big" data-action="rematch" autofocus>${t("web.rematch")}</button>`
+      : `<p class="muted">${t("web.wait_rematch")}</p>`;
+  } else if (S.seat !== null) {
+    body += `<button class="primary big" data-action="next-round" autofocus>${t("web.next_round")}</button>`;
+  } else {
+    body += `<p class="muted">${t("web.wait_next_round")}</p>`;
+  }
+  return dialogShell(over ? t("web.match_over") : t("web.round_over"), body, false, "round-dialog");
+}
+
+function scoreTable() {
+  const results = S.game?.results ?? [];
+  const n = S.game.view.players;
+  const head = Array.from({ length: n }, (_, seat) => `<th scope="col">${esc(seatName(seat))}</th>`).join("");
+  const rows = results.map((result, index) => `<tr><th scope="row">${t("web.round_n", { number: index + 1 })}</th>
+    ${result.scores.map((score, seat) => `<td class="num ${seat === result.winner ? "winner" : ""}">${score}</td>`).join("")}</tr>`).join("");
+  return `<div class="table-scroll"><table class="score-table"><thead><tr><th></th>${head}</tr></thead><tbody>${rows ||
+    `<tr><td colspan="${n + 1}">${t("web.no_rounds")}</td></tr>`}</tbody></table></div>
+    <p class="muted">${t("web.target", { points: S.roomInfo?.rules?.target_score ?? S.meta?.rules?.target_score ?? 500 })}</p>`;
+}
+
+function scoresDialog() {
+  return dialogShell(t("web.scoreboard"), scoreTable());
+}
+
+function logLine(event) {
+  const name = event.seat !== undefined ? seatName(event.seat) : "";
+  switch (event.type) {
+    case "play": {
+      let text = t(event.jump_in ? "web.log.jump_in" : "web.log.play", { name, card: cardName(event.card) });
+      if (event.card.startsWith("W")) text += " " + t("web.log.chose", { color: t(`common.color.${event.color}`) });
+      if (event.move.endsWith(" uno")) text += " " + t("web.log.with_uno");
+      return text;
+    }
+    case "draw":
+      if (event.cards) return t("web.log.you_drew", { cards: event.cards.map(cardName).join(", ") || "-" });
+      return t(event.reason === "turn" ? "web.log.drew" : "web.log.drew_penalty", { name, count: event.count, reason: t(`web.reason.${event.reason}`) });
+    case "skip": return t("web.log.skip", { name });
+    case "color": return t("web.log.color", { name, color: t(`common.color.${event.color}`) });
+    case "uno": return t("web.log.uno", { name });
+    case "catch": return t("web.log.catch", { name, target: seatName(event.target) });
+    case "challenge": return t(event.guilty ? "web.log.challenge_won" : "web.log.challenge_lost", { name, by: seatName(event.by) });
+    case "accept": return t("web.log.accept", { name });
+    case "pass": return t("web.log.pass", { name });
+    case "swap": return t("web.log.swap", { a: seatName(event.seats[0]), b: seatName(event.seats[1]) });
+    case "pass_hands": return t("web.log.pass_hands");
+    case "custom": return t("web.log.custom", { rule: t(`common.custom.${event.rule}`) });
+    case "discard": return t("web.log.discard", { name, cards: event.cards.map(cardName).join(", ") || "-" });
+    case "reshuffle": return t("web.log.reshuffle", { count: event.count });
+    case "round_over": return t("web.log.round_over", { name: seatName(event.winner), points: event.points.reduce((a, b) => a + b, 0) });
+    case "deal": return t("web.log.deal");
+    default: return event.type;
+  }
+}
+
+function logView() {
+  const lines = S.log.slice(-60).reverse().map((event) => `<li>${esc(logLine(event))}</li>`).join("");
+  return `<section class="log panel" aria-label="${t("web.log")}"><ol reversed>${lines}</ol></section>`;
+}
+
+function rulesDialog() {
+  const sections = ["goal", "turn", "actions", "wild", "uno", "scoring", "house"];
+  const body = sections.map((name) => `<h3>${t(`rules.${name}.title`)}</h3><p>${t(`rules.${name}.text`)}</p>`).join("");
+  return `<div class="overlay rules-overlay"><div class="dialog rules" role="dialog" aria-modal="true" aria-labelledby="rules-title">
+    <h2 id="rules-title">${t("rules.title")}</h2>${body}
+    <button class="primary" data-action="close-rules" autofocus>${t("web.close")}</button></div></div>`;
+}
+
+// ---------------------------------------------------------------- actions
+
+function startPlay(card) {
+  const legal = legalMoves().filter((m) => m.kind === "play" && m.card === card);
+  if (!legal.length) { toast(t("web.not_playable", { card: cardName(card) })); return; }
+  const wantUno = S.unoArmed && legal.some((m) => m.uno);
+  const variants = legal.filter((m) => m.uno === wantUno);
+  S.unoArmed = false;
+  advancePlay({ kind: "play", card, variants, version: S.game.version });
+}
+
+function advancePlay(dialog) {
+  const variants = dialog.variants;
+  if (variants.length === 1) { sendMove(variants[0].text); return; }
+  const distinct = (field) => new Set(variants.map((m) => m[field])).size > 1;
+  dialog.step = distinct("color") ? "color" : distinct("arg") ? "arg" : distinct("target") ? "target" : null;
+  if (dialog.step === null) { sendMove(variants[0].text); return; }
+  S.dialog = dialog;
+  render();
+}
+
+function pick(value) {
+  if (S.game?.view?.pending?.kind === "color" && !S.dialog) { sendMove(value); return; }
+  const dialog = S.dialog;
+  if (!dialog) return;
+  const [field, raw] = value.split(":");
+  const chosen = field === "target" ? Number(raw) : raw;
+  dialog.variants = dialog.variants.filter((m) => m[field] === chosen);
+  advancePlay(dialog);
+}
+
+function collectSettings() {
+  const meta = S.meta;
+  const rules = {};
+  for (const [key, value] of Object.entries(meta.rules)) {
+    const input = document.getElementById(`rule-${key}`);
+    if (!input) continue;
+    if (typeof value === "boolean") rules[key] = input.checked;
+    else if (typeof value === "number") rules[key] = Number(input.value);
+    else rules[key] = input.value;
+  }
+  return {
+    name: document.getElementById("room-name").value,
+    seats: Number(document.getElementById("seats").value),
+    timer: Number(document.getElementById("timer").value),
+    rules,
+  };
+}
+
+function playerName() {
+  const input = document.getElementById("player-name");
+  const name = (input?.value || "").trim() || t("web.default_player");
+  localStorage.setItem("uno.name", name);
+  return name;
+}
+
+function leaveRoom() {
+  S.code = null; S.roomInfo = null; S.game = null; S.seat = null; S.log = []; S.dialog = null;
+  S.watching = false; S.roundOver = null; S.reveal = null;
+  history.replaceState(null, "", "/");
+  if (S.ws) { const ws = S.ws; S.ws = null; ws.close(); }
+  connect();
+}
+
+app.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.target.dataset.form;
+  if (form === "create") {
+    const settings = collectSettings();
+    send({ type: "create", name: playerName(), settings, bots: S.bots });
+  } else if (form === "join") {
+    const code = document.getElementById("join-code").value.trim().toUpperCase();
+    if (!code) return;
+    const name = playerName();
+    S.code = code;
+    if (localStorage.getItem(tokenKey(code))) enterRoom(code);
+    else send({ type: "join", room: code, name });
+  } else if (form === "join-named") {
+    send({ type: "join", room: S.code, name: playerName() });
+  }
+});
+
+// The create form keeps what was typed across re-renders (adding a bot re-renders).
+function remember(event) {
+  const input = event.target;
+  if (input.dataset.bot !== undefined) { S.bots[Number(input.dataset.bot)] = input.value; return; }
+  if (input.id && input.closest("form, .panel")) S.form[input.id] = input.type === "checkbox" ? input.checked : input.value;
+}
+app.addEventListener("change", remember);
+app.addEventListener("input", remember);
+
+function restoreForm() {
+  for (const [id, value] of Object.entries(S.form)) {
+    const input = document.getElementById(id);
+    if (!input || input.readOnly) continue;
+    if (input.type === "checkbox") input.checked = value; else input.value = value;
+  }
+}
+
+app.addEventListener("click", (event) => {
+  const target = event.target.closest("button, a[data-action]");
+  if (!target) return;
+  if (target.dataset.move) { sendMove(target.dataset.move); return; }
+  if (target.dataset.card) {
+    if (target.getAttribute("aria-disabled") === "true") { toast(t("web.not_playable", { card: cardName(target.dataset.card) })); return; }
+    startPlay(target.dataset.card); return;
+  }
+  if (target.dataset.pick) { pick(target.dataset.pick); return; }
+  const action = target.dataset.action;
+  if (!action) return;
+  if (action === "home") { event.preventDefault(); leaveRoom(); return; }
+  const game = S.game;
+  switch (action) {
+    case "lang": loadLanguage(target.dataset.lang).then(render); return;
+    case "rules": S.showRules = true; break;
+    case "close-rules": S.showRules = false; break;
+    case "more-bots": S.bots.push(S.meta.default_bot_level); break;
+    case "drop-bot": S.bots.splice(Number(target.dataset.index), 1); break;
+    case "watch": S.watching = true; send({ type: "watch", room: S.code }); break;
+    case "add-bot": send({ type: "add_bot", level: document.getElementById("bot-level").value }); break;
+    case "remove": send({ type: "remove", seat: Number(target.dataset.seat) }); break;
+    case "start": send({ type: "start" }); break;
+    case "copy":
+      navigator.clipboard?.writeText(inviteLink()).then(() => toast(t("web.copied")), () => {});
+      document.getElementById("invite")?.select();
+      break;
+    case "uno": {
+      const unoAlone = legalMoves().some((m) => m.kind === "uno");
+      if (unoAlone) sendMove("uno"); else S.unoArmed = !S.unoArmed;
+      break;
+    }
+    case "close-dialog": S.dialog = null; break;
+    case "close-reveal": S.reveal = null; break;
+    case "reopen-challenge": S.dialog = null; break;
+    case "next-round": send({ type: "next_round", version: game.version }); break;
+    case "rematch": send({ type: "rematch" }); break;
+    case "scores": S.showScores = !S.showScores; break;
+    case "log": S.showLog = !S.showLog; break;
+    case "leave": leaveRoom(); return;
+    default: break;
+  }
+  if (action === "scores" && !S.showScores) S.dialog = null;
+  render();
+});
+
+// Keyboard: Escape closes a dialog; U says UNO; D draws.
+document.addEventListener("keydown", (event) => {
+  if (event.target.matches("input, select, textarea")) return;
+  if (event.key === "Escape") {
+    if (S.showRules) S.showRules = false;
+    else if (S.dialog) S.dialog = null;
+    else if (S.showScores) S.showScores = false;
+    else if (S.reveal) S.reveal = null;
+    render();
+  } else if ((event.key === "u" || event.key === "U") && S.game?.view) {
+    app.querySelector("[data-action=uno]")?.click();
+  } else if ((event.key === "d" || event.key === "D") && S.game?.view) {
+    if (legalMoves().some((m) => m.kind === "draw")) sendMove("draw");
+  }
+});
+
+// The scoreboard dialog closes with its cancel button too.
+app.addEventListener("click", (event) => {
+  if (event.target.closest("[data-action=close-dialog]") && S.showScores) { S.showScores = false; render(); }
+});
+
+// ---------------------------------------------------------------- start
+
+async function main() {
+  await loadLanguage(pickLanguage());
+  S.meta = await (await fetch("/api/meta")).json();
+  const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{4,8})$/);
+  if (match) S.code = match[1].toUpperCase();
+  render();
+  connect();
+}
+
+main();
