@@ -557,3 +557,24 @@ def test_house_rule_controls() -> None:
             assert game.hand(0) == ["G1"] and game.turn == 1
 
     run(scenario)
+
+
+def test_a_failing_bot_cannot_stop_the_table() -> None:
+    from unogame.bots import Bot
+    from unogame.tui.match import Match
+
+    class Broken(Bot):
+        def choose(self, view: dict[str, Any], legal: Any) -> Any:
+            raise RuntimeError("out of order")
+
+    match = Match(config(SeatConfig("Ann"), SeatConfig("Bot", LEVEL), seed=2))
+    match.bots[1] = Broken()
+    match.bots[1].new_round(1, match.game.view(1))
+    if match.game.turn == 0:
+        match.push(0, "draw")
+        if match.game.turn == 0:
+            match.push(0, "pass")
+    assert match.game.turn == 1
+    move = match.bot_turn(1)
+    assert move is not None and match.game.history[-1] == (1, move)
+    assert match.bot_errors == ["Bot: RuntimeError('out of order')"]

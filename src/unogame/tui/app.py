@@ -173,14 +173,24 @@ class UnoApp(App[None]):
     def _bot_turn(self, generation: int) -> None:
         if generation != self._generation or self.match is None:
             return
-        if self.match.bot_turn(self.match.game.turn) is not None:
+        moved = self.match.bot_turn(self.match.game.turn) is not None
+        self._report_bot_errors()
+        if moved:
             self.after_change()
 
     def _bot_reaction(self, seat: int, generation: int) -> None:
         if generation != self._generation or self.match is None:
             return
-        if self.match.bot_reaction(seat) is not None:
+        moved = self.match.bot_reaction(seat) is not None
+        self._report_bot_errors()
+        if moved:
             self.after_change()
+
+    def _report_bot_errors(self) -> None:
+        if self.match is not None and self.match.bot_errors:
+            for error in self.match.bot_errors:
+                self.notify(self.t("tui.msg.bot_error", error=error), severity="error")
+            self.match.bot_errors.clear()
 
     def _after_score(self, _result: None) -> None:
         match = self.match

@@ -81,6 +81,8 @@ class Match:
             i: make_bot(seat.level, seed=config.seed * 101 + i)
             for i, seat in enumerate(config.seats) if seat.level is not None
         }
+        self.bot_errors: list[str] = []
+        """Failures of bots (their move was replaced by a legal one), for the screen."""
         self.events: list[tuple[int, Event]] = []
         """The latest events with the round they belong to."""
         self.round = 1
@@ -134,8 +136,8 @@ class Match:
     def bot_turn(self, seat: int) -> Move | None:
         """The bot at ``seat`` makes its move on its turn; ``None`` if it has nothing to do.
 
-        A bot that answers nothing, or something illegal, on its turn gets its first legal
-        turn move instead, so a faulty bot cannot stall the table.
+        A bot that answers nothing, something illegal, or fails on its turn gets its first
+        legal turn move instead, so a faulty bot cannot stall the table.
         """
         game = self.game
         if seat not in self.bots or game.is_round_over or game.turn != seat:
@@ -143,7 +145,7 @@ class Match:
         legal = game.legal_moves(seat)
         if not legal:
             return None
-        move = self.bots[seat].choose(game.view(seat), legal)
+        move = self._ask_bot(seat, legal)
         if move is None or move not in legal:
             move = next(m for m in legal if m.kind in TURN_KINDS)
         self.push(seat, move)
@@ -157,11 +159,19 @@ class Match:
         legal = game.legal_moves(seat)
         if not legal:
             return None
-        move = self.bots[seat].choose(game.view(seat), legal)
+        move = self._ask_bot(seat, legal)
         if move is None or move not in legal:
             return None
         self.push(seat, move)
         return move
+
+    def _ask_bot(self, seat: int, legal: list[Move]) -> Move | None:
+        """The bot's choice; a bot that fails is noted in ``bot_errors`` and passes."""
+        try:
+            return self.bots[seat].choose(self.game.view(seat), legal)
+        except Exception as error:  # a faulty bot must not end the match
+            self.bot_errors.append(f"{self.names[seat]}: {error!r}")
+            return None
 
     def bots_off_turn(self) -> list[int]:
         """Bot seats that are not to act but have a legal move (UNO, catch, jump-in)."""
