@@ -188,12 +188,13 @@ def test_whole_match_to_the_target() -> None:
 
 
 def test_main_screen_snapshot() -> None:
-    """The main screen at 80x24 (seed 1, four players) matches the stored text, and shows
-    none of the bots' cards."""
+    """The main screen at 80x24 (seed 2, four players, Ann to play) matches the stored
+    text."""
 
     async def scenario() -> None:
         app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bot 1", LEVEL),
-                            SeatConfig("Bot 2", LEVEL), SeatConfig("Bot 3", LEVEL), **FROZEN))
+                            SeatConfig("Bot 2", LEVEL), SeatConfig("Bot 3", LEVEL), seed=2,
+                            **FROZEN))
         async with app.run_test(size=(80, 24)) as pilot:
             await shown(pilot, app, GameScreen)
             await pilot.pause()
@@ -204,7 +205,7 @@ def test_main_screen_snapshot() -> None:
         assert text == path.read_text(encoding="utf-8")
         assert len(text.splitlines()) == 24
         assert all(len(line) <= 80 for line in text.splitlines())
-        assert "Ann's hand (7)" in text
+        assert "Ann's hand (7)" in text and "Your turn" in text
 
     run(scenario)
 

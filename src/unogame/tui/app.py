@@ -32,7 +32,7 @@ from ..bots import BOT_LEVELS
 from ..engine import CUSTOM_RULES, Game, IllegalMoveError, Move, Rules, RulesError
 from ..engine.moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO
 from ..i18n import LANGUAGES, translate
-from .cards import card_label, card_text, color_text, sort_key
+from .cards import COLOR_SYMBOLS, card_label, card_text, color_text, sort_key
 from .match import Match, MatchConfig, SeatConfig
 
 COLOR_LETTERS = ("R", "Y", "G", "B")
@@ -683,7 +683,8 @@ class GameScreen(Screen[None]):
     def _color_options(self, colors: list[int]) -> list[tuple[str, str, str]]:
         app = self.uno_app
         return [(COLOR_LETTERS[c].lower(),
-                 f"{COLOR_LETTERS[c]}  {app.color_name(COLOR_LETTERS[c])}", str(c))
+                 f"{COLOR_SYMBOLS[COLOR_LETTERS[c]]} {app.color_name(COLOR_LETTERS[c])}",
+                 str(c))
                 for c in colors]
 
     def _seat_options(self, seats: list[int]) -> list[tuple[str, str, str]]:

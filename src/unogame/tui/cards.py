@@ -28,6 +28,8 @@ COLOR_STYLES: Final = {
 WILD_STYLE: Final = Style(color="bright_white", bgcolor="grey23", bold=True)
 SWATCH_STYLES: Final = {letter: Style(color=style.bgcolor, bold=True)
                         for letter, style in COLOR_STYLES.items()}
+COLOR_SYMBOLS: Final = {"R": "●", "Y": "▲", "G": "■", "B": "◆"}
+"""A shape per colour, the same as the web game's, for players who do not see colours."""
 
 
 def card_label(code: str) -> str:
@@ -55,8 +57,9 @@ def card_text(code: str, *, dim: bool = False, selected: bool = False) -> Text:
 
 
 def color_text(letter: str, name: str) -> Text:
-    """A colour shown as a swatch with its letter and name, ``■ R red``."""
-    return Text.assemble(("■ ", SWATCH_STYLES[letter]), (f"{letter} {name}", "bold"))
+    """A colour shown as its shape, letter and name: ``● R red``."""
+    return Text.assemble((f"{COLOR_SYMBOLS[letter]} ", SWATCH_STYLES[letter]),
+                         (f"{letter} {name}", "bold"))
 
 
 def sort_key(code: str) -> tuple[int, int, str]:
