@@ -278,6 +278,10 @@ async def autoplay(client: Client, seed: int, deal: bool = False,
             raise TimeoutError("the game did not finish in time")
         message = await client.message_at(index, remaining)
         index += 1
+        if message.get("code") == "rate_limited":  # fast bots: wait, then answer again
+            await asyncio.sleep(0.25)
+            message = client.game()
+            acted.discard(message["version"])
         if message.get("type") not in ("state", "update") or message.get("view") is None:
             continue
         if until is not None and until(message):
