@@ -460,10 +460,11 @@ class GameScreen(Screen[None]):
                 flags = t("tui.players.catchable")
             style = "bold reverse" if marker == "▶" else ("bold" if seat == viewer else "")
             name_text = Text(name, style=style)
-            name_text.truncate(10, overflow="ellipsis", pad=True)
+            name_text.truncate(9, overflow="ellipsis", pad=True)
             flags_text = Text(flags, style="bold")
             flags_text.truncate(5, pad=True)
-            cell = Text.assemble((marker, "bold"), name_text, f"{count:>3} ", flags_text,
+            cell = Text.assemble(str(seat), (marker, "bold"), name_text, f"{count:>3} ",
+                                 flags_text,
                                  f"{view['scores'][seat]:>4}")
             if seat:
                 players.append("\n" if seat % 2 == 0 else "  ")
@@ -474,7 +475,7 @@ class GameScreen(Screen[None]):
 
         # table
         top = view["discard_pile"][0] if view["discard_pile"] else None
-        table = Text()
+        table = Text(no_wrap=True, overflow="ellipsis")
         table.append(f"{t('tui.table.top')}: ")
         table.append_text(card_text(top) if top else Text("-"))
         table.append(f"\n{t('tui.table.color')}: ")
@@ -483,7 +484,7 @@ class GameScreen(Screen[None]):
         else:
             table.append(t("tui.table.color_none"))
         table.append(f"\n{t('tui.table.draw')}: {view['draw_pile']}\n{direction}")
-        if pending:
+        if pending and pending["kind"] != "color":  # the colour line says "to choose"
             kind = pending["kind"]
             turn_name = app.seat_name(view["turn"])
             if kind == "challenge":
