@@ -246,7 +246,7 @@ def test_two_players_and_a_bot_play_a_round(ann_lang: str, ann_size: str, ben_la
             # Then both play the round out through the UI.
             state = {"uno": 0}
             deadline = time.monotonic() + 120
-            while not (ann.locator(".round-dialog").count() and ben.locator(".round-dialog").count()):
+            while not all(page.locator(".round-dialog").count() for page in (ann, ben)):
                 assert time.monotonic() < deadline, "the round did not finish"
                 moved = False
                 for page in (ann, ben):
