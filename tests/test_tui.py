@@ -23,6 +23,8 @@ from unogame.bots import BOT_LEVELS  # noqa: E402
 from unogame.cli import main  # noqa: E402
 from unogame.engine import Game, Rules  # noqa: E402
 from unogame.tui.app import (  # noqa: E402
+    HOUSE_RULES,
+    ON_RULES,
     ChoiceScreen,
     GameScreen,
     PassScreen,
@@ -579,3 +581,29 @@ def test_a_failing_bot_cannot_stop_the_table() -> None:
     move = match.bot_turn(1)
     assert move is not None and match.game.history[-1] == (1, move)
     assert match.bot_errors == ["Bot: RuntimeError('out of order')"]
+
+
+def test_translations_complete() -> None:
+    """Thai and English have the same keys, and every key the app names exists."""
+    import json
+    import re
+
+    from unogame.engine import CUSTOM_RULES
+
+    folder = Path(__file__).parents[1] / "src" / "unogame" / "i18n"
+    english = json.loads((folder / "tui.en.json").read_text(encoding="utf-8"))
+    thai = json.loads((folder / "tui.th.json").read_text(encoding="utf-8"))
+    assert set(english) == set(thai)
+    source = (folder.parent / "tui" / "app.py").read_text(encoding="utf-8")
+    named = set(re.findall(r'"(tui\.[a-z_.]+[a-z_])"', source))
+    named |= {f"tui.color.{c}" for c in "RYGB"} | {f"tui.custom.{r}" for r in CUSTOM_RULES}
+    named |= {f"tui.log.reason.{r}" for r in ("draw_two", "wild_draw_four", "challenge",
+                                               "uno_penalty", "stack", "custom")}
+    named |= {f"tui.rule.{rule}" for rule in HOUSE_RULES + ON_RULES}
+    named |= {f"tui.table.pending.{kind}" for kind in ("challenge", "drawn", "stack")}
+    assert len(named) > 100
+    missing = sorted(key for key in named if key not in english)
+    assert not missing
+    for key, text in english.items():
+        fields = set(re.findall(r"{(\w+)}", text))
+        assert fields == set(re.findall(r"{(\w+)}", thai[key])), key
