@@ -451,8 +451,6 @@ class GameScreen(Screen[None]):
             count = len(held) if isinstance(held, list) else held
             marker = "▶" if seat == view["turn"] and view["winner"] is None else " "
             name = app.seat_name(seat)
-            if seat == viewer:
-                name += "*"
             flags = ""
             if seat in view["uno"]:
                 flags = t("tui.players.uno")
