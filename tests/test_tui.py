@@ -185,6 +185,11 @@ def test_whole_match_to_the_target() -> None:
             assert f"{match.names[winner]} wins the match!" in screen_text(app)
             await pilot.press("enter")
             await shown(pilot, app, SetupScreen)
+            setup = app.screen
+            assert isinstance(setup, SetupScreen)
+            again = setup.config()  # the form starts from the last match
+            assert again.seats == match.config.seats
+            assert again.rules == rules and again.bot_delay == 0.0
 
     run(scenario)
 

@@ -197,8 +197,9 @@ class UnoApp(App[None]):
         if match is None:
             return
         if match.game.is_game_over:
+            last = match.config
             self.match = None
-            self.switch_screen(SetupScreen())
+            self.switch_screen(SetupScreen(last))
             return
         match.next_round()
         self.after_change()
@@ -897,19 +898,32 @@ class SetupScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", show=False)]
 
+    def __init__(self, last: MatchConfig | None = None) -> None:
+        super().__init__()
+        self.last = last
+        """The previous match, whose choices the form starts from."""
+
     def compose(self) -> ComposeResult:
         app = cast(UnoApp, self.app)
         t = app.t
         level = default_level()
+        last = self.last
+        rules = last.rules if last else Rules()
+        seats = last.seats if last else []
         yield Static(t("tui.setup.title"), id="setup-title")
         with VerticalScroll(id="setup"):
             with Horizontal(classes="row"):
                 yield Label(t("tui.setup.players"), classes="field", id="l-players")
-                yield Select([(str(n), n) for n in range(2, 11)], value=4, allow_blank=False,
+                yield Select([(str(n), n) for n in range(2, 11)],
+                             value=len(seats) if seats else 4, allow_blank=False,
                              id="setup-players", compact=True)
             for seat in range(10):
                 default_name = (t("tui.player_name", number=1) if seat == 0
                                 else t("tui.bot_name", number=seat))
+                kind = "" if seat == 0 else level
+                if seat < len(seats):
+                    default_name = seats[seat].name
+                    kind = seats[seat].level or ""
                 with Horizontal(classes="row seat", id=f"row-{seat}"):
                     yield Label(t("tui.setup.seat", seat=seat), classes="field")
                     yield Input(default_name, id=f"name-{seat}", compact=True,
@@ -917,23 +931,25 @@ class SetupScreen(Screen[None]):
                     kinds = [(t("tui.setup.human"), "")] + [
                         (t("tui.setup.bot", level=app.tc(f"common.level.{name}", name)), name)
                         for name in BOT_LEVELS]
-                    yield Select(kinds, value="" if seat == 0 else level, allow_blank=False,
+                    yield Select(kinds, value=kind, allow_blank=False,
                                  id=f"kind-{seat}", compact=True)
             yield Label(t("tui.setup.rules"), classes="section", id="l-rules")
             for rule in HOUSE_RULES + ON_RULES:
                 yield RuleToggle(app.tc(f"common.rule.{rule}", f"tui.rule.{rule}"),
-                                 rule in ON_RULES, id=f"rule-{rule}")
+                                 getattr(rules, rule), id=f"rule-{rule}")
             with Horizontal(classes="row"):
                 yield Label(t("tui.setup.custom"), classes="field", id="l-custom")
                 yield Select([(app.tc(f"common.custom.{name}", f"tui.custom.{name}", count="N"),
-                               name) for name in CUSTOM_RULES], value="none", allow_blank=False,
+                               name) for name in CUSTOM_RULES], value=rules.custom_rule,
+                             allow_blank=False,
                              id="custom", compact=True)
             with Horizontal(classes="row"):
                 yield Label(t("tui.setup.custom_count"), classes="field", id="l-count")
-                yield Input("2", type="integer", id="custom-count", compact=True)
+                yield Input(str(rules.custom_count), type="integer", id="custom-count",
+                            compact=True)
             with Horizontal(classes="row"):
                 yield Label(t("tui.setup.target"), classes="field", id="l-target")
-                yield Input("500", type="integer", id="target", compact=True)
+                yield Input(str(rules.target_score), type="integer", id="target", compact=True)
             with Horizontal(classes="row"):
                 yield Label(t("tui.setup.seed"), classes="field", id="l-seed")
                 yield Input("", type="integer", id="seed", compact=True)
@@ -995,11 +1011,16 @@ class SetupScreen(Screen[None]):
         options["target_score"] = _number(self.query_one("#target", Input).value, "target")
         seed_text = self.query_one("#seed", Input).value.strip()
         seed = int(seed_text) if seed_text else random.randrange(1_000_000)
+        if self.last is not None:  # options without a field here stay as they were
+            options = {**self.last.rules.to_dict(), **options}
         try:
             rules = Rules(**options)
         except RulesError as error:
             raise ValueError(str(error)) from None
         config = MatchConfig(seats=seats, rules=rules, seed=seed, lang=app.lang)
+        if self.last is not None:
+            config.bot_delay = self.last.bot_delay
+            config.reaction_delay = self.last.reaction_delay
         config.check()
         return config
 
