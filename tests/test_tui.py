@@ -600,7 +600,7 @@ def test_translations_complete() -> None:
     thai = json.loads((folder / "tui.th.json").read_text(encoding="utf-8"))
     assert set(english) == set(thai)
     source = (folder.parent / "tui" / "app.py").read_text(encoding="utf-8")
-    named = set(re.findall(r'"(tui\.[a-z_.]+[a-z_])"', source))
+    named = set(re.findall(r"""["'](tui\.[a-z_.]+[a-z_])["']""", source))
     named |= {f"tui.color.{c}" for c in "RYGB"} | {f"tui.custom.{r}" for r in CUSTOM_RULES}
     named |= {f"tui.log.reason.{r}" for r in ("draw_two", "wild_draw_four", "challenge",
                                                "uno_penalty", "stack", "custom")}
