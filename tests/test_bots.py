@@ -36,7 +36,7 @@ def random_rules(rng: random.Random) -> Rules:
 
 def fast_bot(level: str, seed: int) -> Bot:
     if level == "hard":
-        return HardBot(seed, iterations=12, rollout_plies=15)
+        return HardBot(seed, budget=300, rollout_plies=15)
     return make_bot(level, seed)
 
 

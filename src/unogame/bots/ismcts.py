@@ -13,7 +13,7 @@ catching, jump-ins) and forced moves come from the ``medium`` rules at once.
 
 >>> from unogame.engine import Game
 >>> game = Game.new(2, seed=4)
->>> bot = HardBot(seed=1, iterations=30)
+>>> bot = HardBot(seed=1, budget=2000)
 >>> bot.new_round(game.turn, game.view(game.turn), game.rules)
 >>> bot.choose(game.view(game.turn), game.legal_moves()) in game.legal_moves()
 True
@@ -33,12 +33,16 @@ from ..engine.cards import (
     CARD_POINTS,
     CARD_RANK,
     COLORS,
+    DRAW_TWO,
     WILD,
+    WILD_CUSTOM,
     WILD_DRAW_FOUR,
+    WILD_SWAP,
     card_from_code,
 )
 from ..engine.game import Pending
 from ..engine.moves import ACCEPT_MOVE, CATCH, COLOR, DRAW_MOVE, PLAY, UNO
+from ..engine.rules import CUSTOM_RULES_WITH_COLOR, CUSTOM_RULES_WITH_SEAT
 from .base import BOT_LEVELS
 from .heuristic import MediumBot
 from .knowledge import CardTracker
@@ -162,42 +166,119 @@ def search_moves(game: Game, seat: int) -> list[Move]:
 
 
 def rollout_move(game: Game, seat: int, moves: list[Move]) -> Move:
-    """The fast greedy policy: the best-scored play, wilds in the colour held most."""
+    """The fast greedy policy, close to ``medium``: a card of the colour held most (actions
+    and high numbers first), wilds last and in the colour held most, a swap only with a
+    smaller hand; it accepts a Wild Draw Four and always says UNO."""
     pending = game.pending
     if pending is not None and pending.kind == "challenge":
         return ACCEPT_MOVE
     best = DRAW_MOVE
-    best_score = -1.0
+    best_score = -100.0
     hand = game._hands[seat]
-    color = -1
+    counts = [0, 0, 0, 0, 0]
+    for card in hand:
+        counts[CARD_COLOR[card]] += 1
+    color = counts.index(max(counts[:4]))
     hands = game._hands
     for move in moves:
         kind = move.kind
         if kind != PLAY:
             if kind == COLOR:
-                if color < 0:
-                    color = _most_color(hand)
                 if move.color == color:
                     return move
-            elif best_score < 0 and kind != UNO and kind != CATCH:
+            elif best_score < -50 and kind != UNO and kind != CATCH:
                 best = move
-                best_score = -0.5
+                best_score = -50.0
             continue
         card = move.card
         score = _ROLLOUT_SCORE[card]
         if move.uno:
             score += 100.0
         if card >= WILD:
-            if color < 0:
-                color = _most_color(hand)
             if move.color != color:
                 continue
-            if move.target >= 0:
-                score -= 0.1 * len(hands[move.target])
-        elif move.target >= 0:
-            score -= 0.1 * len(hands[move.target])
+        else:
+            score += 1.5 * counts[CARD_COLOR[card]]
+        if move.target >= 0:
+            score += 0.5 * (len(hand) - 1 - len(hands[move.target]))
         if score > best_score:
             best, best_score = move, score
+    return best
+
+
+_PLAIN: Final = [Move.make(PLAY, card) for card in range(WILD)]
+_WILD_PLAYS: Final = {card: [Move.make(PLAY, card, color) for color in range(4)]
+                      for card in (WILD, WILD_DRAW_FOUR, WILD_CUSTOM)}
+_COLOR_CHOICES: Final = [Move.make(COLOR, color=color) for color in range(4)]
+
+
+def fast_rollout_move(game: Game, seat: int) -> Move:
+    """The rollout policy of :func:`rollout_move`, computed from the hand without listing
+    every legal move (no ``uno`` suffix: nobody catches in a rollout)."""
+    pending = game.pending
+    hand = game._hands[seat]
+    counts = [0, 0, 0, 0, 0]
+    for card in hand:
+        counts[CARD_COLOR[card]] += 1
+    color = counts.index(max(counts[:4]))
+    best = -1
+    if pending is None:
+        current = game._color
+        discard = game._discard
+        top_rank = CARD_RANK[discard[-1]] if discard else -1
+        best_score = -100.0
+        for card in hand:
+            if card >= WILD or CARD_COLOR[card] == current or CARD_RANK[card] == top_rank:
+                score = _ROLLOUT_SCORE[card]
+                if card < WILD:
+                    score += 1.5 * counts[CARD_COLOR[card]]
+                if score > best_score:
+                    best, best_score = card, score
+        if best < 0:
+            return DRAW_MOVE
+    else:
+        kind = pending.kind
+        if kind == "drawn":
+            best = pending.card
+        elif kind == "challenge":
+            return ACCEPT_MOVE
+        elif kind == "color":
+            return _COLOR_CHOICES[color]
+        else:  # a stack
+            top = game._discard[-1]
+            for card in hand:
+                if card == top or (top < WILD and CARD_RANK[card] == DRAW_TWO):
+                    best = card
+                    break
+            if best < 0:
+                return DRAW_MOVE
+    return _play_move(game, seat, best, color)
+
+
+def _play_move(game: Game, seat: int, card: int, color: int) -> Move:
+    """A legal way to play ``card``: in ``color`` if wild, with a target or argument when
+    the card needs one (the smallest other hand; the colour held least to discard)."""
+    rules = game.rules
+    if card < WILD:
+        if rules.seven_zero and CARD_RANK[card] == 7:
+            return Move.make(PLAY, card, target=_smallest_other(game, seat))
+        return _PLAIN[card]
+    if card == WILD_SWAP:
+        return Move.make(PLAY, card, color, target=_smallest_other(game, seat))
+    if card == WILD_CUSTOM:
+        if rules.custom_rule in CUSTOM_RULES_WITH_SEAT:
+            return Move.make(PLAY, card, color, target=_smallest_other(game, seat))
+        if rules.custom_rule in CUSTOM_RULES_WITH_COLOR:
+            return Move.make(PLAY, card, color, arg=(color + 1) % 4)
+    return _WILD_PLAYS[card][color]
+
+
+def _smallest_other(game: Game, seat: int) -> int:
+    hands = game._hands
+    best = -1
+    for other in range(game.players):
+        if other != seat and (best < 0 or len(hands[other]) < len(hands[best])):
+            best = other
     return best
 
 
@@ -224,8 +305,10 @@ class _Node:
 class HardBot(MediumBot):
     """IS-MCTS over determinizations, ``medium`` for off-turn and forced moves.
 
-    ``iterations`` bounds the search (deterministic for a seed); ``time_limit`` (seconds),
-    if set, stops it earlier (anytime).
+    ``budget`` bounds the search by the number of moves simulated (tree and rollouts), so
+    that it is deterministic for a seed and takes about the same time in every position;
+    ``iterations`` (simulations) and ``time_limit`` (seconds), if set, stop it earlier
+    (anytime). The default budget answers in a median of well under 100 ms on one core.
     """
 
     level = "hard"
@@ -233,14 +316,19 @@ class HardBot(MediumBot):
     exploration = 0.7
     cutoff_sharpness = 0.6
     prior_margin = 0.03
+    widening = 4
+    """A node below the root gets its k-th child once it has k*k*widening visits."""
     debug = False
     """Keep the ``medium`` move unless the search finds one this much better (win rate)."""
     """A cut-off rollout scores each seat by ``exp(-sharpness * hand size)``, normalized."""
 
-    def __init__(self, seed: int = 0, iterations: int = 150, time_limit: float | None = None,
-                 rollout_plies: int = 40, search: bool = True) -> None:
+    def __init__(self, seed: int = 0, budget: int = 20_000, iterations: int | None = None,
+                 time_limit: float | None = None, rollout_plies: int = 40,
+                 search: bool = True) -> None:
         super().__init__(seed)
         self.use_search = search
+        self.budget = budget
+        """Moves simulated per decision (tree and rollouts): the deterministic budget."""
         self.iterations = iterations
         self.time_limit = time_limit
         self.rollout_plies = rollout_plies
@@ -315,28 +403,44 @@ class HardBot(MediumBot):
         exploration = self.exploration
         sharpness = self.cutoff_sharpness
         plies = self.rollout_plies
+        widening = self.widening
         done = 0
-        while done < self.iterations:
+        steps_left = self.budget
+        iterations = self.iterations if self.iterations is not None else 1 << 30
+        while done < iterations and steps_left > 0:
             world = determinize(view, self.tracker, template, pool, rng)
             for root_move, node in zip(options, root_children, strict=True):
                 done += 1
                 game = world.copy()
                 game.push_unchecked(seat, root_move)
-                # selection and expansion
+                before = len(game._history)
+                # selection and expansion, below the root widened progressively: the
+                # rollout policy's move first, other moves as the node gathers visits
                 while game.winner is None:
                     mover = game.turn
                     moves = search_moves(game, mover)
                     children = node.children
-                    untried = [m for m in moves if (m.code << 4 | mover) not in children]
-                    if untried:
-                        move = untried[int(rng.random() * len(untried))]
+                    policy = rollout_move(game, mover, moves)
+                    expand: Move | None = None
+                    if (policy.code << 4 | mover) not in children:
+                        expand = policy
+                    else:
+                        present = [m for m in moves if (m.code << 4 | mover) in children]
+                        if (len(present) < len(moves)
+                                and len(present) * len(present) * widening <= node.visits):
+                            untried = [m for m in moves
+                                       if (m.code << 4 | mover) not in children]
+                            expand = untried[int(rng.random() * len(untried))]
+                        else:
+                            moves = present
+                    if expand is not None:
                         child = _Node(node, mover)
-                        children[move.code << 4 | mover] = child
+                        children[expand.code << 4 | mover] = child
                         for other in moves:
                             sibling = children.get(other.code << 4 | mover)
                             if sibling is not None and sibling is not child:
                                 sibling.avail += 1
-                        game.push_unchecked(mover, move)
+                        game.push_unchecked(mover, expand)
                         node = child
                         break
                     best_child: _Node | None = None
@@ -356,9 +460,9 @@ class HardBot(MediumBot):
                 steps = 0
                 while game.winner is None and steps < plies:
                     mover = game.turn
-                    game.push_unchecked(mover,
-                                        rollout_move(game, mover, game.legal_moves(mover)))
+                    game.push_unchecked(mover, fast_rollout_move(game, mover))
                     steps += 1
+                steps_left -= len(game._history) - before + 1
                 if game.winner is not None:
                     rewards = [0.0] * game.players
                     rewards[game.winner] = 1.0
