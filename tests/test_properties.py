@@ -471,6 +471,27 @@ def prop_cards_conserved_deal(case: tuple[int, int, list[str], Rules, int, int])
     assert replay(record).position() == game.position()
 
 
+def prop_partial_positions(case: tuple[dict[str, Any], Rules, int, int]) -> None:
+    """3, 5, 6 on hand-written positions: candidates, round trip, views and events."""
+    position, rules, seed, policy_seed = case
+    game = Game.from_position(position, rules, seed)
+    rng = random.Random(policy_seed)
+    full_check_at = rng.randrange(5)
+    before = game.position()
+    for step in range(30):
+        assert Game.from_position(before, rules, seed).position() == before
+        check_views(game)
+        if step == full_check_at or (game.winner is not None and step < full_check_at):
+            check_all_candidates(game)
+        if game.winner is not None:
+            break
+        seat, move = choose_move(game, rng)
+        events = game.push(seat, move)
+        after = game.position()
+        check_events(events, before, after)
+        before = after
+
+
 def prop_loaded_positions_play(case: tuple[dict[str, Any], Rules, int, int]) -> None:
     """A position that from_position accepts lists legal moves and plays on."""
     position, rules, seed, policy_seed = case
@@ -491,6 +512,30 @@ def prop_rounds_end(setup: Setup) -> None:
         game.next_round()
 
 
+def check_uno_variant(game: Game, seat: int, move: Move, listed: list[Move]) -> None:
+    """Apply a listed move on a copy; D3: a play's ``uno`` variant is listed exactly when
+    the play leaves its player one card (after a swap, a pass of hands, a colour discard);
+    without it, a player left with one card is catchable unless it said UNO before (D1)."""
+    copy = game.copy()
+    copy.push(seat, move)
+    if move.kind != PLAY:
+        return
+    left = copy.hand_sizes()[seat]
+    said = Move.make(PLAY, move.card, move.color, move.target, move.arg, uno=True)
+    plain = Move.make(PLAY, move.card, move.color, move.target, move.arg, uno=False)
+    assert (said in listed) == (left == 1), (str(move), left)
+    assert plain in listed, str(move)
+    rules = game.rules
+    replaced = move.card == card_from_code("WS") or (  # D4: the hand is replaced
+        rules.seven_zero and move.card < WILD and move.card % 13 in (0, 7)) or (
+        move.card == card_from_code("WC") and rules.custom_rule == "pass_hands")
+    if left == 1:
+        if move.uno or (seat in game.uno and not replaced):
+            assert seat in copy.uno and seat not in copy.catchable, str(move)
+        else:
+            assert seat in copy.catchable and seat not in copy.uno, str(move)
+
+
 def prop_legal_moves(setup: Setup) -> None:
     """3. Listed moves apply; every other candidate is refused and changes nothing."""
     game, rng = setup.new_game(), setup.rng()
@@ -502,8 +547,12 @@ def prop_legal_moves(setup: Setup) -> None:
         else:
             for seat in range(game.players):
                 listed = game.legal_moves(seat)
+                if seat != game.turn:  # R4.1: off turn only uno, catch and a jump_in play
+                    assert all(move.kind in (UNO, CATCH) or (
+                        move.kind == PLAY and game.rules.jump_in and game.pending is None
+                        and CARD_CODE[move.card] == game.top_card) for move in listed), listed
                 for move in listed:
-                    game.copy().push(seat, move)
+                    check_uno_variant(game, seat, move, listed)
                 for move in rng.sample(CANDIDATES[game.players], 8):
                     if move not in listed:
                         check_refused(game, seat, move)
@@ -626,6 +675,8 @@ def prop_scenario_command(setup: Setup) -> None:
     for _ in play_round(game, rng, rng.randrange(60)):
         pass
     start = game.position()
+    # The scenario starts from the position alone: its shuffle count starts again (D14).
+    game = Game.from_position(start, setup.rules, setup.seed)
     actions: list[list[Any]] = []
     for seat, move, _events in play_round(game, rng, rng.randrange(1, 12)):
         actions.append([seat, str(move)])
@@ -688,6 +739,12 @@ def test_cards_conserved_partial(case: tuple[dict[str, Any], Rules, int, int]) -
 @given(stacked_deals())
 def test_cards_conserved_deal(case: tuple[int, int, list[str], Rules, int, int]) -> None:
     prop_cards_conserved_deal(case)
+
+
+@fast(20)
+@given(partial_positions())
+def test_partial_positions(case: tuple[dict[str, Any], Rules, int, int]) -> None:
+    prop_partial_positions(case)
 
 
 STACK_ON_EMPTY_PILE = {
@@ -771,6 +828,7 @@ SLOW_PROPERTIES = [
     (prop_cards_conserved_dealt, setups(), 1000),
     (prop_cards_conserved_partial, partial_positions(), 2000),
     (prop_cards_conserved_deal, stacked_deals(), 1000),
+    (prop_partial_positions, partial_positions(), 500),
     (prop_rounds_end, setups(BOUNDED_RULES), 1000),
     (prop_legal_moves, setups(), 300),
     (prop_replays, setups(), 600),
