@@ -434,6 +434,7 @@ class Room:
         bot = self._stand_ins.get(seat)
         if bot is None:
             bot = self._stand_ins[seat] = self._make_bot(seat, default_bot_level())
+            self.publish_room()  # everyone sees that a bot now plays this seat
         return bot
 
     def schedule(self) -> None:

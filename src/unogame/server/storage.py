@@ -16,9 +16,11 @@ committed) before anyone hears of it, so a crash never loses a move anybody saw.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
+import threading
 from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any
@@ -55,6 +57,9 @@ class Storage(ABC):
     def close(self) -> None:
         """Release the backend."""
 
+    def start_checkpoints(self, every: float = 2.0) -> None:  # noqa: B027 - optional
+        """Start the backend's background upkeep, if it has any."""
+
 
 class SqliteStorage(Storage):
     """One SQLite file in WAL mode. Every write is its own committed transaction: a process
@@ -67,6 +72,11 @@ class SqliteStorage(Storage):
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        # Checkpoints (which wait for the disk) run in a background thread, never in the
+        # server's event loop: see start_checkpoints().
+        self._db.execute("PRAGMA wal_autocheckpoint=0")
+        self._checkpointer: threading.Thread | None = None
+        self._stop = threading.Event()
         self._db.executescript(
             """
             CREATE TABLE IF NOT EXISTS rooms (
@@ -114,7 +124,33 @@ class SqliteStorage(Storage):
         ).fetchall()
         return [(int(seat), str(move)) for seat, move in rows]
 
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file (without blocking writers)."""
+        if self.path == ":memory:":
+            return
+        with sqlite3.connect(self.path) as db:
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        db.close()
+
+    def start_checkpoints(self, every: float = 2.0) -> None:
+        """Checkpoint every ``every`` seconds in a background thread."""
+        if self._checkpointer is not None or self.path == ":memory:":
+            return
+
+        def loop() -> None:
+            while not self._stop.wait(every):
+                with contextlib.suppress(sqlite3.Error):  # busy now: the next one catches up
+                    self.checkpoint()
+
+        self._checkpointer = threading.Thread(target=loop, name="sqlite-checkpoint", daemon=True)
+        self._checkpointer.start()
+
     def close(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(10)
+            self._checkpointer = None
+        self.checkpoint()
         self._db.close()
 
 

@@ -1,0 +1,280 @@
+"""Load benchmark of the web server (issue 4, section 6). Not a test: it prints figures.
+
+K rooms of 4 WebSocket clients each play over loopback against one ``uno serve`` process
+(SQLite persistence on, a fresh database file). Every client is driven by a bot (the
+``random`` level by default) that answers each new position after a think time. Prints
+moves per second, the 50th and 99th percentile time from a move's send to its broadcast
+reaching all four seats, and the server's memory per connection.
+
+    .venv/bin/python benchmarks/server_load.py --rooms 500 --seconds 60
+
+Goal: 500 rooms (2,000 connections) on one server process with p99 <= 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+from unogame.bots import make_bot
+from unogame.engine import Move
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Stats:
+    sent: dict[tuple[str, int], list[tuple[int, float]]] = field(default_factory=dict)
+    arrivals: dict[tuple[str, int], list[float]] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    measuring: bool = False
+
+
+class Player:
+    def __init__(self, url: str, stats: Stats, level: str, think: float, seed: int) -> None:
+        self.url = url
+        self.stats = stats
+        self.bot = make_bot(level, seed)
+        self.think = think
+        self.rng = random.Random(seed)
+        self.ws: Any = None
+        self.seat: int | None = None
+        self.room = ""
+        self.latest: dict[str, Any] | None = None
+        self.wake = asyncio.Event()
+        self.stop = False
+        self.joined = asyncio.Event()
+        self.round_seen = -1
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def reader(self) -> None:
+        stats = self.stats
+        async for text in self.ws:
+            now = time.perf_counter()
+            message = json.loads(text)
+            kind = message["type"]
+            if kind in ("update", "state"):
+                self.latest = message
+                self.wake.set()
+                if kind == "update" and stats.measuring:
+                    key = (self.room, message["version"] - 1)
+                    if key in stats.sent:
+                        arrivals = stats.arrivals.setdefault(key, [])
+                        arrivals.append(now)
+                        if len(arrivals) == 4:
+                            first = message["events"][0] if message["events"] else {}
+                            for seat, sent_at in stats.sent.pop(key):
+                                if first.get("seat") == seat:
+                                    stats.latencies.append(max(arrivals) - sent_at)
+                                    break
+                            del stats.arrivals[key]
+            elif kind == "joined":
+                self.seat = message["seat"]
+                self.room = message["room"]
+                self.joined.set()
+            elif kind == "error":
+                stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
+
+    async def play(self) -> None:
+        """Answer each new position after a think time, as a person's phone would."""
+        acted = -1
+        while not self.stop:
+            await self.wake.wait()
+            self.wake.clear()
+            message = self.latest
+            if message is None or message.get("view") is None:
+                continue
+            version = message["version"]
+            if version == acted:
+                continue
+            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+            if self.latest is not message:  # the position moved on while thinking
+                self.wake.set()
+                continue
+            acted = version
+            status = message["status"]
+            if status == "round_over":
+                if self.seat == 0:
+                    await self.send({"type": "next_round", "version": version})
+                continue
+            if status == "match_over":
+                if self.seat == 0:
+                    await self.send({"type": "rematch"})
+                continue
+            view = message["view"]
+            if view["winner"] is None and self.round_seen != len(message["results"]):
+                self.round_seen = len(message["results"])
+                assert self.seat is not None
+                self.bot.new_round(self.seat, view)
+            legal = [Move.parse(text) for text in message["legal"]]
+            if not legal:
+                continue
+            move = self.bot.choose(view, legal)
+            if move is None:
+                continue
+            if self.stats.measuring:
+                self.stats.sent.setdefault((self.room, version), []).append(
+                    (self.seat if self.seat is not None else -1, time.perf_counter()))
+                self.stats.moves += 1
+            await self.send({"type": "move", "move": move.text, "version": version})
+
+
+async def start_room(url: str, stats: Stats, level: str, think: float, seed: int) -> list[Player]:
+    players = [Player(url, stats, level, think, seed * 10 + i) for i in range(4)]
+    for player in players:
+        player.ws = await websockets.connect(url, max_size=2**22, ping_interval=None)
+        asyncio.get_running_loop().create_task(player.reader())
+    host = players[0]
+    await host.send({"type": "create", "name": "host", "settings": {"seats": 4}})
+    await host.joined.wait()
+    for player in players[1:]:
+        await player.send({"type": "join", "room": host.room, "name": "p"})
+        await player.joined.wait()
+    await host.send({"type": "start"})
+    return players
+
+
+async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
+    """How late this (client) process's event loop wakes up: its own share of latency."""
+    while not stop.is_set():
+        before = time.perf_counter()
+        await asyncio.sleep(0.01)
+        samples.append(time.perf_counter() - before - 0.01)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def run(args: argparse.Namespace) -> None:
+    workdir = Path(tempfile.mkdtemp(prefix="uno-load-"))
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "unogame", "serve", "--port", str(port), "--db",
+         str(workdir / "load.sqlite3"), "--max-rooms", str(args.rooms + 10),
+         "--log-level", "error"],
+        stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).close()
+                break
+            except OSError:
+                await asyncio.sleep(0.05)
+        base_rss = rss_kib(server.pid)
+        url = f"ws://127.0.0.1:{port}/ws"
+        stats = Stats()
+        players: list[Player] = []
+        started = time.perf_counter()
+        batch = 25
+        for first in range(0, args.rooms, batch):
+            rooms = await asyncio.gather(*[
+                start_room(url, stats, args.level, args.think, seed)
+                for seed in range(first, min(args.rooms, first + batch))])
+            for room in rooms:
+                players.extend(room)
+        print(f"{args.rooms} rooms, {len(players)} connections set up in "
+              f"{time.perf_counter() - started:.1f} s")
+        tasks = [asyncio.get_running_loop().create_task(player.play()) for player in players]
+        await asyncio.sleep(args.warmup)
+        stats.measuring = True
+        lags: list[float] = []
+        lag_stop = asyncio.Event()
+        lag_task = asyncio.get_running_loop().create_task(loop_lag(lags, lag_stop))
+        cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
+        client_cpu0 = time.process_time()
+        await asyncio.sleep(args.seconds)
+        stats.measuring = False
+        lag_stop.set()
+        await lag_task
+        client_cpu = time.process_time() - client_cpu0
+        cpu1, t1 = cpu_seconds(server.pid), time.perf_counter()
+        rss = rss_kib(server.pid)
+        for player in players:
+            player.stop = True
+            player.wake.set()
+        for task in tasks:
+            task.cancel()
+        elapsed = t1 - t0
+        lat = stats.latencies
+        print(f"measured {elapsed:.1f} s, bots '{args.level}', think {args.think} s "
+              f"(x0.5-1.5 per move)")
+        print(f"moves sent {stats.moves}, {stats.moves / elapsed:.0f} moves/s; "
+              f"broadcasts timed {len(lat)}")
+        if lat:
+            print(f"send -> broadcast at all 4 seats: p50 {percentile(lat, 0.5) * 1000:.1f} ms, "
+                  f"p99 {percentile(lat, 0.99) * 1000:.1f} ms, "
+                  f"max {max(lat) * 1000:.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms")
+        print(f"server CPU {100 * (cpu1 - cpu0) / elapsed:.0f}% of one core; "
+              f"RSS {base_rss / 1024:.1f} MiB idle -> {rss / 1024:.1f} MiB; "
+              f"{(rss - base_rss) / len(players):.1f} KiB per connection (rooms and games "
+              f"included)")
+        print(f"client process: CPU {100 * client_cpu / elapsed:.0f}% of one core, event-loop "
+              f"lag p50 {percentile(lags, 0.5) * 1000:.1f} ms, p99 "
+              f"{percentile(lags, 0.99) * 1000:.1f} ms (part of the latencies above); "
+              f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+        refused = {code: count for code, count in stats.errors.items()}
+        print(f"refusals: {refused or 'none'} (stale: another seat moved first)")
+        database = workdir / "load.sqlite3"
+        print(f"SQLite log: {database.stat().st_size / 1024:.0f} KiB (+ WAL "
+              f"{(workdir / 'load.sqlite3-wal').stat().st_size / 1024:.0f} KiB)")
+        goal = bool(lat) and percentile(lat, 0.99) <= 0.050
+        print(f"goal p99 <= 50 ms at {args.rooms} rooms: {'met' if goal else 'NOT met'}")
+        for player in players:
+            await player.ws.close()
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured time")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="seconds a client bot waits before answering a position")
+    parser.add_argument("--level", default="random", help="client bot level")
+    args = parser.parse_args()
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
