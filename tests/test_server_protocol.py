@@ -270,6 +270,21 @@ def test_room_limit_per_server() -> None:
         run(scenario(small.ws_url))
 
 
+def test_idle_rooms_make_way_for_new_ones() -> None:
+    async def scenario(url: str) -> tuple[str, str]:
+        first = await create_room(url)
+        await first.close()  # nobody is left in the room
+        await asyncio.sleep(0.3)
+        second = await create_room(url)
+        await second.close()
+        return first.room or "", second.room or ""
+
+    with ServerThread(limits=Limits(max_rooms=1, idle_room_seconds=0.2)) as small:
+        old, new = run(scenario(small.ws_url))
+        assert list(small.manager.rooms) == [new]
+        assert old not in small.manager.storage.load_rooms()
+
+
 # ---------------------------------------------------------------- the leak scan
 
 CARD_PATTERN = re.compile(r"(?<![A-Za-z0-9+])(W\+4|WS|WC|W|[RYGB](?:\+2|[0-9SR]))(?![A-Za-z0-9+])")

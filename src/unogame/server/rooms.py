@@ -138,6 +138,7 @@ class Room:
         self._stand_ins: dict[int, Bot] = {}
         self._timers: list[asyncio.TimerHandle] = []
         self.spectators = 0
+        self.last_active = time.monotonic()
         self.deal: dict[str, Any] | None = None
         """A stacked deal for every game of the room (``dealer``, ``deck``, ``seed``):
         set from Python only, for tests and prepared lessons; players never send one."""
@@ -565,12 +566,14 @@ class Room:
                 "log": [event.for_seat(seat) for event in self.events]}
 
     def publish_room(self) -> None:
+        self.last_active = time.monotonic()
         self.hub.publish(self.code, self.room_message)
 
     def publish_state(self) -> None:
         self.hub.publish(self.code, self.state_message)
 
     def publish_update(self, events: list[Event]) -> None:
+        self.last_active = time.monotonic()
         def message_for(seat: int | None) -> dict[str, Any]:
             return {"type": "update", **self._game_part(seat),
                     "events": [event.for_seat(seat) for event in events]}
@@ -585,6 +588,9 @@ class Limits:
     messages_per_second: float = 20.0
     message_burst: int = 40
     max_clients_per_room: int = 60
+    idle_room_seconds: float = 6 * 3600.0
+    """A room nobody is connected to and nothing happened in for this long may be dropped
+    when the server is at ``max_rooms``."""
 
 
 @dataclass
@@ -609,7 +615,20 @@ class RoomManager:
         for room in self.rooms.values():
             room.schedule()
 
+    def evict_idle(self) -> int:
+        """Drop rooms with nobody connected and no activity for ``idle_room_seconds``."""
+        now = time.monotonic()
+        idle = [code for code, room in self.rooms.items()
+                if not self.hub.clients(code)
+                and now - room.last_active >= self.limits.idle_room_seconds]
+        for code in idle:
+            self.rooms.pop(code).close()
+            self.storage.delete_room(code)
+        return len(idle)
+
     def create(self, settings: dict[str, Any]) -> Room:
+        if len(self.rooms) >= self.limits.max_rooms:
+            self.evict_idle()
         if len(self.rooms) >= self.limits.max_rooms:
             raise RoomError("too_many_rooms", "this server has no room for another room")
         checked = parse_settings(settings)

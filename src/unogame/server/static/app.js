@@ -275,8 +275,17 @@ function render() {
   else if (S.roomInfo?.status === "lobby" || !S.game?.view) html += lobbyScreen();
   else html += gameScreen();
   if (S.showRules) html += rulesDialog();
+  // Keep the reader's place in scrolled panels: the page re-renders on every move.
+  const scrolled = [".rules", ".round-dialog", ".log", ".hand", ".table-scroll"].map((selector) => {
+    const element = app.querySelector(selector);
+    return [selector, element ? element.scrollTop : 0, element ? element.scrollLeft : 0];
+  });
   app.innerHTML = html;
   restoreForm();
+  for (const [selector, top, left] of scrolled) {
+    const element = app.querySelector(selector);
+    if (element) { element.scrollTop = top; element.scrollLeft = left; }
+  }
   if (focused) app.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
   const dialog = app.querySelector("[role=dialog] [autofocus], [role=dialog] button");
   if (dialog && !app.querySelector("[role=dialog]").contains(document.activeElement)) dialog.focus();
@@ -502,10 +511,11 @@ function handView(view, legal, me) {
     if (!plays.has(move.card)) plays.set(move.card, []);
     plays.get(move.card).push(move);
   }
+  const deciding = plays.size > 0 || myTurn();
   const cards = hand.map((code, index) => {
     const playable = plays.has(code);
     const label = `${cardName(code)}${playable ? ", " + t("web.playable") : ""}`;
-    return `<li><button class="card ${playable ? "playable" : "dim"} ${S.newCards.has(index) ? "new" : ""}"
+    return `<li><button class="card ${playable ? "playable" : deciding ? "dim" : ""} ${S.newCards.has(index) ? "new" : ""}"
       data-card="${code}" data-focus="card-${index}" aria-label="${esc(label)}" ${playable ? "" : 'aria-disabled="true"'}>
       ${cardSVG(code)}</button></li>`;
   }).join("");
@@ -513,7 +523,7 @@ function handView(view, legal, me) {
     <div class="hand-head"><span>${t("web.your_hand", { count: hand.length })}</span>
       <span>${t("web.points", { points: view.scores[me] })}</span>
       ${view.uno.includes(me) ? `<span class="tag uno">UNO</span>` : ""}</div>
-    <ul class="hand">${cards}</ul></section>`;
+    <ul class="hand ${hand.length > 6 ? "many" : ""} ${hand.length > 12 ? "lots" : ""}">${cards}</ul></section>`;
 }
 
 function actionBar(view, legal) {
@@ -683,8 +693,8 @@ function rulesDialog() {
   const sections = ["goal", "turn", "actions", "wild", "uno", "scoring", "house"];
   const body = sections.map((name) => `<h3>${t(`rules.${name}.title`)}</h3><p>${t(`rules.${name}.text`)}</p>`).join("");
   return `<div class="overlay rules-overlay"><div class="dialog rules" role="dialog" aria-modal="true" aria-labelledby="rules-title">
-    <h2 id="rules-title">${t("rules.title")}</h2>${body}
-    <button class="primary" data-action="close-rules" autofocus>${t("web.close")}</button></div></div>`;
+    <h2 id="rules-title" tabindex="-1" autofocus>${t("rules.title")}</h2>${body}
+    <button class="primary" data-action="close-rules">${t("web.close")}</button></div></div>`;
 }
 
 // ---------------------------------------------------------------- actions
