@@ -332,7 +332,7 @@ def check_no_leaks(room: Room, clients: list[Client]) -> int:
                 assert not _cards_in(message), message
                 continue
             if kind == "error":
-                assert message["code"] in ("stale", "illegal"), message
+                assert message["code"] in ("stale", "illegal", "rate_limited"), message
                 continue
             if kind not in ("state", "update") or message["view"] is None:
                 continue
