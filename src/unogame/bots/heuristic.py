@@ -139,9 +139,9 @@ class EasyBot(ViewBot):
                     return uno
             return chosen
         for kind in (DRAW, PASS):
-            move = _find(legal, kind)
-            if move is not None:
-                return move
+            found = _find(legal, kind)
+            if found is not None:
+                return found
         return next((m for m in legal if m.kind not in (UNO, CATCH)), legal[0])
 
 
@@ -188,6 +188,13 @@ class MediumBot(ViewBot):
     reaction_delay = 1.5
     challenge_threshold = 0.3
     """Challenge a Wild Draw Four when the chance that it was a bluff is at least this."""
+    color_weight = 3.0
+    """How much a card's colour counts by the cards held of that colour."""
+    calm_action_bonus = 6.0
+    """Preference for Skip and Draw Two while the next player is not close to going out."""
+    keep_wild_from = 0
+    """With only wilds playable and nobody close, draw instead while holding at least
+    this many cards (0: always play the wild)."""
 
     def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move | None:
         if not legal:
@@ -214,13 +221,13 @@ class MediumBot(ViewBot):
                 return next(m for m in legal if m.kind == COLOR and m.color == color)
         plays = [m for m in legal if m.kind == PLAY]
         if plays:
-            move = self.best_play(view, plays, hand, seat)
-            if move is not None:
-                return _with_uno(move, legal) or move
+            best = self.best_play(view, plays, hand, seat)
+            if best is not None:
+                return _with_uno(best, legal) or best
         for kind in (DRAW, PASS, ACCEPT):
-            move = _find(legal, kind)
-            if move is not None:
-                return move
+            found = _find(legal, kind)
+            if found is not None:
+                return found
         return next(m for m in legal if m.kind not in (UNO, CATCH))
 
     def off_turn(self, view: dict[str, Any], legal: Sequence[Move]) -> Move | None:
@@ -235,9 +242,9 @@ class MediumBot(ViewBot):
         if plays:
             seat = self._my_seat(view)
             hand = [card_from_code(code) for code in view["hands"][seat]]
-            move = self.best_play(view, plays, hand, seat)
-            if move is not None:
-                return _with_uno(move, legal) or move
+            best = self.best_play(view, plays, hand, seat)
+            if best is not None:
+                return _with_uno(best, legal) or best
         return None
 
     def answer_challenge(self, view: dict[str, Any], legal: Sequence[Move], hand: list[int],
@@ -281,13 +288,14 @@ class MediumBot(ViewBot):
             if card < WILD:
                 rank = CARD_RANK[card]
                 card_color = CARD_COLOR[card]
-                score = 20 + 3 * counts[card_color] + self.color_bonus(card_color, following)
+                score = (20 + self.color_weight * counts[card_color]
+                         + self.color_bonus(card_color, following))
                 if danger:
                     score += CARD_POINTS[card] / 3
                 else:
                     score += CARD_POINTS[card] / 20
                 if rank in (SKIP, DRAW_TWO) or (rank == REVERSE and players == 2):
-                    score += 25 if next_size <= 2 else 6
+                    score += 25 if next_size <= 2 else self.calm_action_bonus
                     if players == 2 and after > 0:
                         score += 4  # play again
                 elif rank == REVERSE and players > 2:
@@ -306,6 +314,9 @@ class MediumBot(ViewBot):
                 chosen = self.choose_color(rest, card, following)
                 if move.color != chosen and after > 0:
                     continue  # only the colour held most
+                if (not coloured_plays and not danger and self.keep_wild_from
+                        and after >= self.keep_wild_from):
+                    continue  # draw rather than spend the only wild early
                 score = 0 if coloured_plays else 15
                 if after <= 1 or next_size <= 2:
                     score += 12
