@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .cards import (
+    _FULL_DECK,
     CARD_CODE,
     CARD_COLOR,
     CARD_COPIES,
@@ -174,6 +175,11 @@ class Game:
         ([7, 7, 7, 7], 0)
         """
         game = cls(players, rules, seed)
+        if players * game.rules.hand_size + 1 > len(_FULL_DECK):
+            raise PositionError(
+                f"R2.2: {players} hands of {game.rules.hand_size} cards and a card to turn up "
+                f"need more than the {len(_FULL_DECK)} cards of the deck"
+            )
         game._start = {"players": players}
         rng = game._next_rng()
         game.dealer = _choose_dealer(players, rng, game.dealer_draws)

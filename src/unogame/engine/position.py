@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .cards import CARD_CODE, CARD_COLOR, COLORS, WILD, NotationError, color_from_letter
+from .cards import (
+    CARD_CODE,
+    CARD_COLOR,
+    CARD_RANK,
+    COLORS,
+    DRAW_TWO,
+    WILD,
+    WILD_DRAW_FOUR,
+    NotationError,
+    color_from_letter,
+)
 from .errors import PositionError
 from .rules import Rules
 
@@ -143,6 +153,10 @@ def load_position(cls: type[Game], data: Any, rules: Rules | None, seed: int) ->
         raise PositionError("'game_winner' is set but the round has no winner")
 
     pending = _load_pending(data.get("pending"), players, turn, hands)
+    if pending is not None and pending.kind == "stack" and (
+        not discard or (discard[0] != WILD_DRAW_FOUR and CARD_RANK[discard[0]] != DRAW_TWO)
+    ):
+        raise PositionError("a pending stack needs a Draw Two or Wild Draw Four on top")
     color_code = data.get("color")
     color = -1
     if color_code is not None:
