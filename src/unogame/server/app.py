@@ -298,7 +298,7 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        manager.storage.start_checkpoints()
+        manager.storage.start_checkpoints(every=0.25)
         manager.resume_all()
         yield
         manager.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import socket
 from typing import Any, TextIO
 
@@ -37,6 +38,16 @@ def print_banner(host: str, port: int, db: str, out: TextIO) -> None:
     out.flush()
 
 
+def tune_gc() -> None:
+    """Keep the cycle collector's pauses short: the rooms, games and connections of a busy
+    server are long-lived objects that a full collection would walk every time (hundreds
+    of milliseconds at 2,000 connections). Frozen objects are still freed by reference
+    counting; only cycles among them wait for the rare full collection."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 1000)
+
+
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import uvicorn
 
@@ -51,6 +62,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"uno serve: cannot open the database {db}: {error}", file=err)
         return 1
     print_banner(args.host, args.port, db, out)
+    tune_gc()
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE,
                 log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=30)
     return 0
