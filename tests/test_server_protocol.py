@@ -270,6 +270,18 @@ def test_room_limit_per_server() -> None:
         run(scenario(small.ws_url))
 
 
+def test_one_connection_creates_a_few_rooms_only(server: ServerThread) -> None:
+    async def scenario() -> None:
+        client = await Client.connect(server.ws_url)
+        for _ in range(5):
+            await client.request({"type": "create", "settings": {}}, "state")
+        error = await client.request({"type": "create", "settings": {}}, "error")
+        assert error["code"] == "too_many_rooms"
+        await client.close()
+
+    run(scenario())
+
+
 def test_idle_rooms_make_way_for_new_ones() -> None:
     async def scenario(url: str) -> tuple[str, str]:
         first = await create_room(url)

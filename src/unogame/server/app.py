@@ -55,6 +55,7 @@ from .storage import SqliteStorage, Storage
 log = logging.getLogger("unogame.server")
 
 STATIC_DIR = Path(str(resources.files("unogame.server") / "static"))
+MAX_ROOMS_PER_CONNECTION = 5
 OUTBOX_SIZE = 512
 """Messages waiting for a slow client before it is disconnected."""
 
@@ -71,6 +72,7 @@ class Connection:
         self.allowance = float(limits.message_burst)
         self.last = time.monotonic()
         self.overflowed = False
+        self.rooms_created = 0
 
     def send_text(self, text: str) -> None:
         try:
@@ -174,6 +176,8 @@ class Server:
         bots = message.get("bots", [])
         if not isinstance(bots, list) or any(level not in BOT_LEVELS for level in bots):
             raise RoomError("bad_level", f"bots: a list of levels from {list(BOT_LEVELS)}")
+        if conn.rooms_created >= MAX_ROOMS_PER_CONNECTION:
+            raise RoomError("too_many_rooms", "this connection has created enough rooms")
         room = self.manager.create(settings)
         if len(bots) + 1 > room.capacity:
             del self.manager.rooms[room.code]
@@ -181,6 +185,7 @@ class Server:
         seat, token = room.join(message.get("name"))
         for level in bots:
             room.add_bot(level)
+        conn.rooms_created += 1
         self._enter(conn, room, seat, token)
 
     def on_join(self, conn: Connection, message: dict[str, Any]) -> None:

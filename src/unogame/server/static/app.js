@@ -150,7 +150,7 @@ function onMessage(message) {
       for (const event of message.events) onEvent(event);
       S.log.push(...message.events);
       if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
-      if (S.dialog && S.dialog.version !== undefined && S.dialog.version !== message.version) S.dialog = null;
+      if (S.dialog?.kind === "play") keepPlayDialog();
       trackChanges(false);
       break;
     case "removed":
@@ -706,6 +706,15 @@ function startPlay(card) {
   const variants = legal.filter((m) => m.uno === wantUno);
   S.unoArmed = false;
   advancePlay({ kind: "play", card, variants, version: S.game.version });
+}
+
+// A bot's UNO or catch changes the version while someone picks a colour: the choice
+// stays open as long as the same plays are still legal.
+function keepPlayDialog() {
+  const legal = new Set(S.game.legal);
+  const still = S.dialog.variants.filter((m) => legal.has(m.text));
+  if (still.length) { S.dialog.variants = still; S.dialog.version = S.game.version; }
+  else S.dialog = null;
 }
 
 function advancePlay(dialog) {
