@@ -52,6 +52,12 @@ def test_pages_api_and_qr(server: ServerThread) -> None:
         assert get(f"{server.url}/static/{name}")[0] == 200
 
 
+def test_meta_gives_the_lan_address_for_invites() -> None:
+    with ServerThread(lan_url="http://192.168.1.20:8000") as lan:
+        meta = json.loads(get(lan.url + "/api/meta")[2])
+        assert meta["lan_url"] == "http://192.168.1.20:8000"
+
+
 def test_nothing_is_fetched_from_elsewhere() -> None:
     """The page works on a LAN without internet: no URL outside the server itself."""
     for path in STATIC.iterdir():

@@ -43,9 +43,9 @@ class ServerThread:
     """The app on uvicorn in a background thread (its own event loop)."""
 
     def __init__(self, db: str | Path = ":memory:", timing: Timing | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, lan_url: str | None = None) -> None:
         self.app = create_app(str(db), timing=timing or Timing(think=0.0, reaction_scale=0.0),
-                              limits=limits)
+                              limits=limits, lan_url=lan_url)
         self.sock = free_socket()
         self.port = int(self.sock.getsockname()[1])
         config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536,

@@ -269,8 +269,12 @@ HANDLED = frozenset({"create", "join", "resume", "watch", "start", "add_bot", "r
 
 
 def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | None = None,
-               limits: Limits | None = None) -> Starlette:
-    """The app over a storage (a SQLite path, or ``:memory:`` by default)."""
+               limits: Limits | None = None, lan_url: str | None = None) -> Starlette:
+    """The app over a storage (a SQLite path, or ``:memory:`` by default).
+
+    ``lan_url``: the address phones on the network use; invite links opened on the
+    server's own machine (localhost) point there instead.
+    """
     if storage is None or isinstance(storage, (str, Path)):
         storage = SqliteStorage(storage or ":memory:")
     manager = RoomManager(storage, LocalHub(), timing or Timing(), limits or Limits())
@@ -281,7 +285,7 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     async def api_meta(request: Request) -> Response:
-        return JSONResponse(meta())
+        return JSONResponse({**meta(), "lan_url": lan_url})
 
     async def api_i18n(request: Request) -> Response:
         language = request.path_params["lang"]

@@ -55,9 +55,11 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .rooms import Limits, Timing
 
     db = args.db or str(default_db_path())
+    lan = lan_address() if args.host in ("0.0.0.0", "::", "") else None
     try:
         app = create_app(db, timing=Timing(think=args.bot_think),
-                         limits=Limits(max_rooms=args.max_rooms))
+                         limits=Limits(max_rooms=args.max_rooms),
+                         lan_url=f"http://{lan}:{args.port}" if lan else None)
     except Exception as error:  # a database that cannot be opened: say so, no traceback
         print(f"uno serve: cannot open the database {db}: {error}", file=err)
         return 1

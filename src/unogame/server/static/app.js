@@ -375,7 +375,12 @@ function joinScreen() {
     </section></main>`;
 }
 
-function inviteLink() { return `${location.origin}/r/${S.code}`; }
+function inviteLink() {
+  // Opened on the server's own machine: give phones the network address instead.
+  const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
+  const base = local && S.meta?.lan_url ? S.meta.lan_url : location.origin;
+  return `${base}/r/${S.code}`;
+}
 
 function lobbyScreen() {
   const info = S.roomInfo;
