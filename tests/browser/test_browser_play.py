@@ -278,3 +278,95 @@ def test_two_players_and_a_bot_play_a_round(ann_lang: str, ann_size: str, ben_la
             assert errors == []
         finally:
             browser.close()
+
+
+# House rules: seven-zero, jump-in, stacking and the Wild Customizable's "discard a colour".
+HOUSE_HANDS = (["R+2", "R7", "WC", "RS", "G5"], ["B+2", "R3", "Y1", "Y2", "Y3"],
+               ["G1", "G2", "G4", "B1", "B4"])
+
+
+def house_deck() -> list[str]:
+    deck = [HOUSE_HANDS[seat][i] for i in range(5) for seat in range(3)] + ["R3"]
+    rest = [card_code(card) for card in full_deck()]
+    for code in deck:
+        rest.remove(code)
+    random.Random(9).shuffle(rest)
+    return deck + rest
+
+
+def test_house_rule_controls() -> None:
+    from playwright.sync_api import sync_playwright
+
+    rules = {"seven_zero": True, "jump_in": True, "stacking": True,
+             "custom_rule": "discard_color", "hand_size": 5}
+    with ServerThread(timing=Timing(think=0.25, reaction_scale=30.0)) as server, \
+            sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            ann = browser.new_context(viewport=DESKTOP, locale="en-US").new_page()
+            ben = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+            ann.goto(server.url + "/")
+            wait(ann, "#player-name")
+            ann.fill("#player-name", "Ann")
+            ann.fill("#seats", "3")
+            ann.locator("details summary").click()
+            for option in ("seven_zero", "jump_in", "stacking"):
+                ann.check(f"#rule-{option}")
+            ann.fill("#rule-hand_size", "5")
+            ann.select_option("#rule-custom_rule", "discard_color")
+            click(ann, "form[data-form=create] button[type=submit]")
+            wait(ann, "[data-testid=room-code]")
+            code = ann.locator("[data-testid=room-code]").inner_text().strip()
+            room = server.manager.rooms[code]
+            assert room.rules_dict == rules  # the form sent every house rule
+            room.deal = {"dealer": 2, "deck": house_deck(), "seed": 3}
+            ben.goto(f"{server.url}/r/{code}")
+            wait(ben, "#player-name")
+            ben.fill("#player-name", "Ben")
+            click(ben, "form[data-form=join-named] button[type=submit]")
+            ann.wait_for_function("document.querySelectorAll('.seat-row:not(.empty)').length == 2")
+            ann.select_option("#bot-level", "random")
+            click(ann, "[data-action=add-bot]")
+            ann.wait_for_function("document.querySelectorAll('.seat-row:not(.empty)').length == 3")
+            click(ann, "[data-action=start]")
+            wait(ann, ".hand button.card")
+            wait(ben, ".hand button.card")
+
+            # Jump-in: Ben holds the top card (R3) although it is Ann's turn.
+            assert ben.locator(".hand button.card.playable[data-card='R3']").count() == 1
+            assert ben.locator(".hand button.card.playable").count() == 1
+            # Seven-zero: a 7 asks with whom to swap.
+            click(ann, ".hand button.card[data-card='R7']")
+            wait(ann, ".seat-choice")
+            assert ann.locator(".seat-choice").count() == 2
+            click(ann, "[data-action=close-dialog]")
+            # Discard a colour: the colour, then the colour to discard.
+            click(ann, ".hand button.card[data-card='WC']")
+            click(ann, ".color-choice[data-color=Y]")
+            wait(ann, ".color-dialog")
+            assert "Discard every card" in ann.locator(".dialog h2").inner_text()
+            click(ann, "[data-action=close-dialog]")
+            assert room.game is not None and len(room.game.history) == 0
+
+            # Stacking: Ann plays a Draw Two; Ben may pass it on or draw the stack.
+            click(ann, ".hand button.card[data-card='R+2']")
+            ben.wait_for_function("document.querySelector('.status.mine') !== null")
+            assert "Draw 2" in ben.locator(".actions").inner_text()
+            assert ben.locator(".hand button.card.playable[data-card='B+2']").count() == 1
+            click(ben, ".hand button.card[data-card='B+2']")
+            # The bot has no Draw Two: it takes the stack of four.
+            ann.wait_for_function("document.querySelector('.status.mine') !== null",
+                                  timeout=15_000)
+            assert room.game.hand_sizes()[2] == 9
+
+            # Ann's Wild Customizable: blue... then discard her greens.
+            click(ann, ".hand button.card[data-card='WC']")
+            click(ann, ".color-choice[data-color=R]")
+            click(ann, ".color-choice[data-color=G]")
+            ann.wait_for_function("document.querySelectorAll('.hand button.card').length == 2")
+            history = [(seat, str(move)) for seat, move in room.game.history]
+            assert history[:4] == [(0, "play R+2"), (1, "play B+2"), (2, "draw"),
+                                   (0, "play WC R G")]
+            shot(ann, "house-rules-en-desktop")
+        finally:
+            browser.close()
