@@ -163,3 +163,13 @@ def test_a_player_gone_past_the_timer_is_played_by_a_bot(server: ServerThread) -
         await host.close()
 
     run(scenario())
+
+
+def test_server_code_is_typed_strictly() -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "src/unogame/server"],
+                            cwd=root, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
