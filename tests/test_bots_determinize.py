@@ -93,3 +93,40 @@ def _rebuild(game: Game, seat: int) -> CardTracker:
         for event in replayed.push(mover, move):
             tracker.observe(event.for_seat(seat))
     return tracker
+
+
+def test_tracker_infers_missing_colours_and_named_colours() -> None:
+    tracker = CardTracker(seat=0, players=3)
+    tracker.reset(0, ["R1", "G2"], 3)
+    tracker.color = 0  # red to match
+    tracker.observe({"type": "draw", "seat": 1, "count": 1, "reason": "turn"})
+    assert tracker.allowance[1][0] == 1 and tracker.allowance[1][4] == 1  # red, wilds
+    assert tracker.allowance[1][1] is None
+    tracker.observe({"type": "play", "seat": 1, "card": "R5", "color": "R"})
+    assert tracker.allowance[1][0] == 0  # the drawn card was that red
+    tracker.observe({"type": "play", "seat": 2, "card": "W", "color": "B"})
+    assert tracker.named[2] == 3
+    tracker.observe({"type": "swap", "seats": [1, 2]})
+    assert tracker.named[1] == 3 and tracker.allowance[2][0] == 0
+    tracker.observe({"type": "play", "seat": 1, "card": "B7", "color": "B"})
+    assert tracker.named[1] == -1
+
+
+def test_determinization_respects_inferences() -> None:
+    game = Game.from_position({
+        "players": 2, "hands": [["R1", "G2"], ["Y1", "Y2", "B3", "B4", "G5"]],
+        "draw_pile": ["R2", "R3", "R4", "R6", "Y7", "W", "RS"], "discard_pile": ["R5"],
+        "color": "R", "turn": 0})
+    view = game.view(0)
+    tracker = CardTracker(0, 2)
+    tracker.reset(0, view["hands"][0], 2)
+    tracker.allowance[1] = [0, None, None, None, 0]  # drew on red: no red, no wild
+    tracker.named[1] = 1  # named yellow
+    template = public_game(view, 0, game.rules)
+    pool = tracker.unseen(view)
+    for sample in range(20):
+        world = determinize(view, tracker, template, pool, random.Random(sample))
+        hand = world._hands[1]
+        assert len(hand) == 5
+        assert not any(CARD_COLOR[card] in (0, 4) for card in hand)
+        assert any(CARD_COLOR[card] == 1 for card in hand)

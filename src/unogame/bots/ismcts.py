@@ -82,6 +82,13 @@ def determinize(view: dict[str, Any], tracker: CardTracker, template: Game,
         hand = list(known)
         need = size - len(known)
         limits = allowances[other]
+        named = tracker.named[other]
+        if need and named >= 0 and not any(CARD_COLOR[card] == named for card in hand):
+            for index in range(len(cards) - 1, -1, -1):  # it holds the colour it named
+                if CARD_COLOR[cards[index]] == named:
+                    hand.append(cards.pop(index))
+                    need -= 1
+                    break
         if need and any(limit is not None for limit in limits):
             left = [limit if limit is not None else size for limit in limits]
             kept = []

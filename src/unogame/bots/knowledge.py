@@ -26,7 +26,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..engine.cards import CARD_COLOR, CARD_COPIES, COLORS, NO_COLOR, NUM_CARDS, card_from_code
+from ..engine.cards import (
+    CARD_COLOR,
+    CARD_COPIES,
+    COLORS,
+    NO_COLOR,
+    NUM_CARDS,
+    WILD,
+    card_from_code,
+)
 
 CLASSES = 5
 """Card classes for the allowance: the four colours and wild cards (``NO_COLOR``)."""
@@ -45,6 +53,9 @@ class CardTracker:
         """By seat and card class: at most this many such cards in the hand (None: any)."""
         self.color = -1
         """The colour to match, followed through the events."""
+        self.named: list[int] = [-1] * players
+        """By seat: the colour it named with its last wild (players name a colour they
+        hold), until it plays a card of that colour; -1 for none."""
 
     def reset(self, seat: int, hand: Iterable[str], players: int | None = None) -> None:
         """A new round (or the bot joins): nothing known about other hands."""
@@ -53,6 +64,7 @@ class CardTracker:
             self.players = players
         self.known = [[] for _ in range(self.players)]
         self.allowance = [[None] * CLASSES for _ in range(self.players)]
+        self.named = [-1] * self.players
         self.own = [card_from_code(code) for code in hand]
 
     def sync(self, view: dict[str, Any]) -> None:
@@ -80,6 +92,10 @@ class CardTracker:
             else:
                 _remove(self.known[player], card)
                 self._spend(player, card)
+                if card >= WILD and event.get("color"):
+                    self.named[player] = self.color
+                elif CARD_COLOR[card] == self.named[player]:
+                    self.named[player] = -1
         elif kind == "color":
             self.color = COLORS.index(event["color"])
         elif kind == "draw":
@@ -92,6 +108,8 @@ class CardTracker:
             if event.get("reason") == "turn" and self.color >= 0:
                 allowance[self.color] = 0  # nothing to play: none of the colour, no wild
                 allowance[NO_COLOR] = 0
+                if self.named[player] == self.color:
+                    self.named[player] = -1
             count = event["count"]
             for index in range(CLASSES):
                 value = allowance[index]
@@ -115,12 +133,15 @@ class CardTracker:
             known[first], known[second] = known[second], known[first]
             allowance = self.allowance
             allowance[first], allowance[second] = allowance[second], allowance[first]
+            named = self.named
+            named[first], named[second] = named[second], named[first]
             if seat in (first, second):
                 other = second if seat == first else first
                 known[other] = list(self.own) if self.own is not None else []
                 known[seat] = []
                 allowance[other] = [None] * CLASSES
                 allowance[seat] = [None] * CLASSES
+                named[other] = named[seat] = -1
                 self.own = None
         elif kind == "pass_hands":
             players = self.players
@@ -137,10 +158,13 @@ class CardTracker:
                 if other != seat:
                     moved[(other + direction) % players] = self.allowance[other]
             self.allowance = moved
+            self.named = [self.named[(other - direction) % players] for other in range(players)]
+            self.named[seat] = self.named[(seat + direction) % players] = -1
             self.own = None
         elif kind in ("round_over", "deal"):
             self.known = [[] for _ in range(self.players)]
             self.allowance = [[None] * CLASSES for _ in range(self.players)]
+            self.named = [-1] * self.players
 
     def _spend(self, player: int, card: int) -> None:
         """A card of a limited class was played: one fewer may be left."""
