@@ -321,13 +321,13 @@ class HardBot(MediumBot):
     level = "hard"
     reaction_delay = 1.0
     exploration = 0.7
+    """The UCB constant (rewards are win chances from 0 to 1)."""
     cutoff_sharpness = 0.6
+    """A cut-off rollout scores each seat by ``exp(-sharpness * hand size)``, normalized."""
     prior_margin = 0.03
+    """Keep the ``medium`` move unless the search finds one this much better (win rate)."""
     widening = 4
     """A node below the root gets its k-th child once it has k*k*widening visits."""
-    debug = False
-    """Keep the ``medium`` move unless the search finds one this much better (win rate)."""
-    """A cut-off rollout scores each seat by ``exp(-sharpness * hand size)``, normalized."""
 
     def __init__(self, seed: int = 0, budget: int = 20_000, iterations: int | None = None,
                  time_limit: float | None = None, rollout_plies: int = 40,
@@ -490,8 +490,6 @@ class HardBot(MediumBot):
         means = {move: child.reward / child.visits
                  for move, child in zip(options, root_children, strict=True) if child.visits}
         best = max(means, key=means.__getitem__)
-        if self.debug:
-            print({str(m): round(v, 3) for m, v in means.items()}, "prior", prior)
         if prior is not None:
             if prior.kind == PLAY and not prior.uno and Move.from_code(
                     prior.code | _UNO_BIT) in means:

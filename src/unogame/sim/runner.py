@@ -95,7 +95,6 @@ def play_round(game: Game, bots: Sequence[Bot], rng: random.Random,
     ``timings``, if given, collects by seat the seconds of each on-turn choice with more
     than one legal move.
     """
-    players = game.players
     for seat, bot in enumerate(bots):
         bot.new_round(seat, game.view(seat), game.rules)
     turns = 0
@@ -121,7 +120,6 @@ def play_round(game: Game, bots: Sequence[Bot], rng: random.Random,
         _broadcast(game.push(seat, move), bots)
         if move.kind in TURN_KINDS:
             turns += 1
-    del players
     return turns
 
 
