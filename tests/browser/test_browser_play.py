@@ -368,5 +368,27 @@ def test_house_rule_controls() -> None:
             assert history[:4] == [(0, "play R+2"), (1, "play B+2"), (2, "draw"),
                                    (0, "play WC R G")]
             shot(ann, "house-rules-en-desktop")
+
+            # Ben reloads his page: the token in the browser puts him back in his seat.
+            before = sorted(ben.locator(".hand button.card").evaluate_all(
+                "cards => cards.map(c => c.dataset.card)"))
+            ben.reload()
+            wait(ben, ".hand button.card")
+            after = sorted(ben.locator(".hand button.card").evaluate_all(
+                "cards => cards.map(c => c.dataset.card)"))
+            assert after == before == sorted(room.game.hand(1))
+            # Keyboard: Tab reaches the cards, Enter plays the focused one.
+            ben.locator(".hand button.card").first.focus()
+            for _ in range(4):
+                if ben.evaluate("document.activeElement.dataset.card") == "R3":
+                    break
+                ben.keyboard.press("Tab")
+            assert ben.evaluate("document.activeElement.dataset.card") == "R3"
+            ben.keyboard.press("Enter")
+            ann.wait_for_function("document.querySelector('.discard svg') !== null")
+            deadline = time.monotonic() + 10
+            while (1, "play R3") not in [(seat, str(move)) for seat, move in room.game.history]:
+                assert time.monotonic() < deadline, "Enter did not play the card"
+                time.sleep(0.1)
         finally:
             browser.close()

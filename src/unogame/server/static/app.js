@@ -856,8 +856,18 @@ app.addEventListener("click", (event) => {
   render();
 });
 
-// Keyboard: Escape closes a dialog; U says UNO; D draws.
+// Keyboard: Tab stays inside an open dialog; Escape closes it; U says UNO; D draws.
 document.addEventListener("keydown", (event) => {
+  const dialog = app.querySelector("[role=dialog]");
+  if (event.key === "Tab" && dialog) {
+    const focusable = [...dialog.querySelectorAll("button, input, select, [tabindex='-1']")];
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (!dialog.contains(document.activeElement)) { first?.focus(); event.preventDefault(); }
+    else if (event.shiftKey && document.activeElement === first) { last.focus(); event.preventDefault(); }
+    else if (!event.shiftKey && document.activeElement === last) { first.focus(); event.preventDefault(); }
+    return;
+  }
   if (event.target.matches("input, select, textarea")) return;
   if (event.key === "Escape") {
     if (S.showRules) S.showRules = false;
