@@ -369,6 +369,19 @@ def test_house_rule_controls() -> None:
                                    (0, "play WC R G")]
             shot(ann, "house-rules-en-desktop")
 
+            # Someone with only the room code watches: every hand stays hidden.
+            cam = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+            cam.goto(f"{server.url}/r/{code}")
+            click(cam, "[data-action=watch]")
+            wait(cam, ".opponent")
+            assert cam.locator(".opponent").count() == 3
+            assert cam.locator(".hand button.card").count() == 0
+            assert "watching" in cam.locator("main").inner_text()
+            hidden = {card for seat in range(3) for card in room.game.hand(seat)}
+            shown = set(cam.locator("[data-card]").evaluate_all(
+                "cards => cards.map(c => c.dataset.card)"))
+            assert not shown & hidden
+
             # Ben reloads his page: the token in the browser puts him back in his seat.
             before = sorted(ben.locator(".hand button.card").evaluate_all(
                 "cards => cards.map(c => c.dataset.card)"))
