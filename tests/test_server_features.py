@@ -173,3 +173,27 @@ def test_server_code_is_typed_strictly() -> None:
     result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "src/unogame/server"],
                             cwd=root, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_every_bot_level_plays_server_side(server: ServerThread) -> None:
+    """Bots think in a worker thread and are told what happened meanwhile afterwards."""
+    from test_server_support import autoplay
+
+    from unogame.bots import BOT_LEVELS
+
+    async def scenario() -> None:
+        levels = list(BOT_LEVELS)[:4]
+        host = await create_room(server.ws_url, seats=len(levels) + 1, bots=levels)
+        await host.request({"type": "start"}, "state")
+
+        def moved_on(message: dict[str, Any]) -> bool:
+            return message["version"] >= 25
+
+        await autoplay(host, seed=5, deal=True, until=moved_on, timeout=90)
+        room = server.manager.rooms[host.room]
+        assert room.game is not None
+        bot_moves = {seat for seat, _ in room.game.history if seat > 0}
+        assert bot_moves, "no bot moved"
+        await host.close()
+
+    run(scenario())

@@ -9,13 +9,15 @@ storage appends it, and only then do clients hear of it.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import functools
 import hashlib
 import logging
 import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -33,6 +35,11 @@ CODE_LENGTH: Final = 5
 MAX_NAME: Final = 24
 LOG_KEEP: Final = 300
 """Events kept for a (re)joining client's log."""
+
+THINKERS: Final = concurrent.futures.ThreadPoolExecutor(max_workers=2,
+                                                       thread_name_prefix="bot-think")
+"""Bots choose their turn moves here, not in the event loop: a searching bot (``hard``)
+thinks for 50-150 ms, which would hold up every other room."""
 
 LOBBY: Final = "lobby"
 PLAYING: Final = "playing"
@@ -137,6 +144,9 @@ class Room:
         self.bots: dict[int, Bot] = {}
         self._stand_ins: dict[int, Bot] = {}
         self._timers: list[asyncio.TimerHandle] = []
+        self._thinking: dict[int, list[Callable[[], None]]] = {}
+        """Bots (by id) choosing in a thread, with what they are told once they are done."""
+        self._closed = False
         self.spectators = 0
         self.last_active = time.monotonic()
         self.deal: dict[str, Any] | None = None
@@ -327,8 +337,16 @@ class Room:
         events = self.game.next_round()
         self._after(events)
         for index, bot in [*self.bots.items(), *self._stand_ins.items()]:
-            bot.new_round(index, self.game.view(index))
+            self._tell(bot, functools.partial(bot.new_round, index, self.game.view(index)))
         return events
+
+    def _tell(self, bot: Bot, call: Callable[[], None]) -> None:
+        """Call into a bot now, or once it has finished thinking in its thread."""
+        waiting = self._thinking.get(id(bot))
+        if waiting is None:
+            call()
+        else:
+            waiting.append(call)
 
     def _after(self, events: list[Event]) -> None:
         self.events.extend(events)
@@ -338,7 +356,7 @@ class Room:
                                      "points": event.public["points"],
                                      "scores": event.public["scores"]})
             for index, bot in [*self.bots.items(), *self._stand_ins.items()]:
-                bot.observe(event.for_seat(index))
+                self._tell(bot, functools.partial(bot.observe, event.for_seat(index)))
 
     def _update_status(self) -> None:
         game = self.game
@@ -494,15 +512,43 @@ class Room:
         return move
 
     def _bot_turn(self, version: int) -> None:
+        """The bot to act chooses in a worker thread from a copy of its view."""
         if version != self.version or self.game is None or self.status != PLAYING:
             return
         seat = self.game.turn
         bot = self._driver(seat)
-        if bot is None:
+        if bot is None or id(bot) in self._thinking:
             return
-        move = self._choose(seat, bot)
-        if move is not None:
-            self._commit(seat, move)
+        legal = self.game.legal_moves(seat)
+        if not legal:
+            return
+        self._thinking[id(bot)] = []
+        future = asyncio.get_running_loop().run_in_executor(
+            THINKERS, bot.choose, self.game.view(seat), legal)
+        future.add_done_callback(functools.partial(self._bot_chose, seat, bot, version, legal))
+
+    def _bot_chose(self, seat: int, bot: Bot, version: int, legal: list[Move],
+                   future: asyncio.Future[Move | None]) -> None:
+        for call in self._thinking.pop(id(bot), []):
+            call()
+        if self._closed:
+            return
+        try:
+            move = future.result()
+        except Exception:
+            log.exception("room %s: bot at seat %d failed", self.code, seat)
+            move = None
+        game = self.game
+        if version != self.version or game is None or self.status != PLAYING \
+                or game.turn != seat or self._driver(seat) is not bot:
+            self.schedule()  # the game moved on while it thought: plan again
+            return
+        if move is None or move not in legal:
+            if move is not None:
+                log.warning("room %s: bot at seat %d chose illegal %s", self.code, seat, move)
+            turn_moves = [m for m in legal if m.text != "uno" and not m.text.startswith("catch")]
+            move = random.choice(turn_moves or legal)
+        self._commit(seat, move)
 
     def _timeout(self, version: int) -> None:
         """The turn timer ran out: a stand-in bot makes this one move."""
@@ -528,6 +574,7 @@ class Room:
             self._commit(-1, None)
 
     def close(self) -> None:
+        self._closed = True
         self._cancel_timers()
 
     # ------------------------------------------------------------ messages
