@@ -286,7 +286,7 @@ class Room:
     def _make_bot(self, seat: int, level: str | None) -> Bot:
         bot = make_bot(level or default_bot_level(), seed=self.game_seed * 16 + seat)
         if self.game is not None:
-            bot.new_round(seat, self.game.view(seat))
+            bot.new_round(seat, self.game.view(seat), self.game.rules)
         return bot
 
     def _new_game(self) -> None:
@@ -337,7 +337,8 @@ class Room:
         events = self.game.next_round()
         self._after(events)
         for index, bot in [*self.bots.items(), *self._stand_ins.items()]:
-            self._tell(bot, functools.partial(bot.new_round, index, self.game.view(index)))
+            self._tell(bot, functools.partial(bot.new_round, index, self.game.view(index),
+                                              self.game.rules))
         return events
 
     def _tell(self, bot: Bot, call: Callable[[], None]) -> None:

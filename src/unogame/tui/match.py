@@ -104,7 +104,7 @@ class Match:
 
     def _start_bots(self) -> None:
         for seat, bot in self.bots.items():
-            bot.new_round(seat, self.game.view(seat))
+            bot.new_round(seat, self.game.view(seat), self.game.rules)
 
     def _record(self, events: list[Event]) -> None:
         self.events.extend((self.round, event) for event in events)
