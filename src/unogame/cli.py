@@ -62,14 +62,12 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         with open(args.record, encoding="utf-8") as handle:
             record = json.load(handle)
-        rules = Rules.from_dict(record.get("rules"))
         start = dict(record, rounds=[])
         game = replay(start)
     except (OSError, json.JSONDecodeError, RulesError, PositionError, KeyError,
             TypeError, AttributeError) as error:
         print(f"uno replay: cannot read the record: {error}", file=err)
         return 1
-    del rules
     print(_dumps({"start": game.position()}), file=out)
     for number, moves in enumerate(record.get("rounds", [])):
         if number:

@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import CARD_CODE, CARD_RANK, COLORS, DRAW_TWO, WILD, WILD_DRAW_FOUR, WILD_SWAP
+from .cards import (
+    CARD_CODE,
+    CARD_RANK,
+    COLORS,
+    DRAW_TWO,
+    WILD,
+    WILD_CUSTOM,
+    WILD_DRAW_FOUR,
+    WILD_SWAP,
+)
 from .moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move
 from .rules import CUSTOM_RULES_WITH_COLOR, CUSTOM_RULES_WITH_SEAT
 
@@ -96,7 +105,7 @@ def _play_reason(game: Game, seat: int, move: Move) -> str:
         return f"{code} is not a wild card: it takes no colour"
     seven = rules.seven_zero and card < WILD and CARD_RANK[card] == 7
     wants_seat = (card == WILD_SWAP or seven
-                  or (card == 55 and rules.custom_rule in CUSTOM_RULES_WITH_SEAT))
+                  or (card == WILD_CUSTOM and rules.custom_rule in CUSTOM_RULES_WITH_SEAT))
     if wants_seat and move.target < 0:
         rule = "R5.6" if card == WILD_SWAP else ("seven_zero" if seven else "R5.7")
         return f"{rule}: {code} needs the seat to act on (play {code} ... SEAT)"
@@ -106,7 +115,7 @@ def _play_reason(game: Game, seat: int, move: Move) -> str:
         return f"there is no seat {move.target}"
     if not wants_seat and move.target >= 0:
         return f"{code} takes no seat here"
-    wants_color_arg = card == 55 and rules.custom_rule in CUSTOM_RULES_WITH_COLOR
+    wants_color_arg = card == WILD_CUSTOM and rules.custom_rule in CUSTOM_RULES_WITH_COLOR
     if wants_color_arg and move.arg < 0:
         return "R5.7, discard_color: name the colour to discard (play WC COLOUR DISCARD)"
     if not wants_color_arg and move.arg >= 0:

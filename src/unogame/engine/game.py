@@ -42,7 +42,6 @@ from .cards import (
     WILD_SWAP,
     NotationError,
     card_from_code,
-    color_from_letter,
     full_deck,
 )
 from .errors import IllegalMoveError, PositionError
@@ -952,4 +951,4 @@ def replay(record: dict[str, Any]) -> Game:
     return game
 
 
-__all__ = ["Game", "Pending", "color_from_letter", "replay"]
+__all__ = ["Game", "Pending", "replay"]

@@ -139,10 +139,7 @@ class Match:
         A bot that answers nothing, something illegal, or fails on its turn gets its first
         legal turn move instead, so a faulty bot cannot stall the table.
         """
-        game = self.game
-        if seat not in self.bots or game.is_round_over or game.turn != seat:
-            return None
-        legal = game.legal_moves(seat)
+        legal = self._bot_legal_moves(seat, on_turn=True)
         if not legal:
             return None
         move = self._ask_bot(seat, legal)
@@ -153,10 +150,7 @@ class Match:
 
     def bot_reaction(self, seat: int) -> Move | None:
         """The bot at ``seat``, off its turn, may say UNO, catch or jump in."""
-        game = self.game
-        if seat not in self.bots or game.is_round_over or game.turn == seat:
-            return None
-        legal = game.legal_moves(seat)
+        legal = self._bot_legal_moves(seat, on_turn=False)
         if not legal:
             return None
         move = self._ask_bot(seat, legal)
@@ -164,6 +158,13 @@ class Match:
             return None
         self.push(seat, move)
         return move
+
+    def _bot_legal_moves(self, seat: int, on_turn: bool) -> list[Move]:
+        """The legal moves of the bot at ``seat``, if it is (or is not) its turn."""
+        game = self.game
+        if seat not in self.bots or game.is_round_over or (game.turn == seat) != on_turn:
+            return []
+        return game.legal_moves(seat)
 
     def _ask_bot(self, seat: int, legal: list[Move]) -> Move | None:
         """The bot's choice; a bot that fails is noted in ``bot_errors`` and passes."""
