@@ -86,12 +86,12 @@ def test_hostile_names_run_no_script_in_any_dialog(target: int) -> None:
     with ServerThread(timing=Timing(think=0.2, reaction_scale=30.0)) as server, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        alerts: list[str] = []
+        errors: list[str] = []
         try:
             for name in HOSTILE:
                 stack = contextlib.ExitStack()
                 page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-                alerts: list[str] = []
-                errors: list[str] = []
                 page.on("dialog", lambda dialog: (alerts.append(dialog.message),
                                                   dialog.dismiss()))
                 page.on("pageerror", lambda error: errors.append(str(error)))
