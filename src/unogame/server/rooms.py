@@ -27,7 +27,7 @@ from ..engine.errors import PositionError, RulesError
 from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
 from .hub import Hub
 from .names import BadNameError, clean_name
-from .storage import ROUND_BOUNDARY, Storage
+from .storage import ROUND_BOUNDARY, Storage, StorageError
 
 log = logging.getLogger("unogame.server")
 
@@ -36,6 +36,8 @@ CODE_LENGTH: Final = 8
 """40 bits: at the lookup limit per address, guessing a live room's code takes years. Read
 out in two groups of four ("HK7P 3RXD"); spaces and dashes in a typed code are ignored."""
 SEED_BITS: Final = 128
+RETRY_SECONDS: Final = 1.0
+"""A room whose move could not be stored tries again after this long."""
 LOG_KEEP: Final = 300
 """Events kept for a (re)joining client's log."""
 
@@ -418,7 +420,10 @@ class Room:
         old_status = self.status
         self._update_status()
         if self.status != old_status:
-            self.save()
+            try:
+                self.save()
+            except StorageError as error:  # the move is logged; a restore derives the status
+                log.warning("room %s: status not saved: %s", self.code, error)
         self.publish_update(events)
         if self.status != old_status:
             self.publish_room()
@@ -466,8 +471,19 @@ class Room:
     def _guarded(self, callback: Any, *args: Any) -> None:
         try:
             callback(*args)
+        except StorageError as error:
+            self.not_saved(error)
         except Exception:  # a bot's mistake must not stop the room
             log.exception("room %s: bot step failed", self.code)
+
+    def not_saved(self, error: StorageError) -> None:
+        """A bot's or the timer's move could not be stored: nothing changed; say so and
+        try again shortly (the room is never left without a plan)."""
+        log.warning("room %s: move not saved, retrying: %s", self.code, error)
+        self.hub.publish(self.code, lambda seat: {
+            "type": "error", "code": "not_saved", "message": "the game could not be saved"})
+        self._cancel_timers()
+        self._later(RETRY_SECONDS, self.schedule)
 
     def _driver(self, seat: int) -> Bot | None:
         """Who plays ``seat`` now without its player: its bot, or a stand-in for one gone."""
@@ -578,7 +594,10 @@ class Room:
                 log.warning("room %s: bot at seat %d chose illegal %s", self.code, seat, move)
             turn_moves = [m for m in legal if m.text != "uno" and not m.text.startswith("catch")]
             move = random.choice(turn_moves or legal)
-        self._commit(seat, move)
+        try:
+            self._commit(seat, move)
+        except StorageError as error:
+            self.not_saved(error)
 
     def _timeout(self, version: int) -> None:
         """The turn timer ran out: a stand-in bot makes this one move."""
@@ -680,6 +699,8 @@ class Limits:
     when the server is at ``max_rooms``."""
     lobby_expiry_seconds: float = 300.0
     """A lobby that never started and has nobody in it is forgotten after this long."""
+    sweep_seconds: float = 30.0
+    """How often expired lobbies are looked for."""
 
 
 @dataclass
