@@ -7,20 +7,39 @@ Every test here failed on the server before the fixes of issue 9.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import socket
 import sqlite3
 import struct
 from pathlib import Path
+from typing import Any
 
 import pytest
-from test_server_support import Client, ServerThread, create_room, join, loopback_limits, run
+from test_server_support import (
+    Client,
+    ServerThread,
+    autoplay,
+    create_room,
+    join,
+    loopback_limits,
+    run,
+)
 
 from unogame.engine import replay
 from unogame.server import Limits
 from unogame.server.rooms import CODE_ALPHABET, CODE_LENGTH, Room
 from unogame.server.storage import SqliteStorage
+
+
+@pytest.fixture(autouse=True)
+def uvicorn_log(caplog: pytest.LogCaptureFixture) -> Any:
+    """uvicorn's loggers do not propagate to the root: hear them too."""
+    logger = logging.getLogger("uvicorn")
+    logger.addHandler(caplog.handler)
+    yield
+    logger.removeHandler(caplog.handler)
 
 
 def tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -389,17 +408,20 @@ def test_invalid_utf8_and_leaving_mid_send_log_no_traceback(
         sock.close()
 
         async def scenario() -> None:
-            host = await create_room(server.ws_url, seats=2, bots=["random"])
+            host = await create_room(server.ws_url, seats=4, bots=["random"] * 3)
             await host.request({"type": "start"}, "state")
-            # Watchers that vanish without a close frame while the bots play on.
-            for _ in range(5):
+            playing = asyncio.create_task(autoplay(host, seed=1, deal=True, timeout=30))
+            # Watchers that vanish without a close frame while the game goes on.
+            watch = _raw_frame(0x1, json.dumps({"type": "watch", "room": host.room}).encode())
+            for _ in range(40):
                 leaver = _raw_socket(server.port)
-                code = json.dumps({"type": "watch", "room": host.room}).encode()
-                leaver.sendall(_raw_frame(0x1, code))
-                await asyncio.sleep(0.05)
+                leaver.sendall(watch)
+                await asyncio.sleep(0.02)
                 leaver.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                 leaver.close()  # a reset: the server's next send fails
-            await asyncio.sleep(1.0)
+            playing.cancel()
+            with contextlib.suppress(BaseException):  # the test's own task, not the server
+                await playing
             assert await alive(host)
             await host.close()
 
