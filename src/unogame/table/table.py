@@ -183,6 +183,9 @@ class Table:
         self._out: DecisionRequest | None = None
         self._waiting: list[Callable[[], None]] = []
         """Calls into the bot of the request handed out, made once it has answered."""
+        self._listeners: list[tuple[int, Bot]] = []
+        self._delays: list[float] = []
+        self._bots_changed()
         for index, seat in enumerate(self._seats):
             if seat.bot is not None:
                 self._new_round(index, seat.bot)
@@ -201,9 +204,10 @@ class Table:
 
     @property
     def status(self) -> str:
-        if self.game.is_game_over:
-            return MATCH_OVER
-        return ROUND_OVER if self.game.is_round_over else PLAYING
+        game = self.game
+        if game.winner is None:
+            return PLAYING
+        return ROUND_OVER if game.game_winner is None else MATCH_OVER
 
     def seat(self, seat: int) -> SeatInfo:
         info = self._seat(seat)
@@ -305,6 +309,7 @@ class Table:
             info.gone_since = None
             info.handed = False
             info.stand_in = None
+            self._bots_changed()
         else:
             info.gone_since = self.now
             if seat == self.host:
@@ -474,6 +479,7 @@ class Table:
             info.stand_in = make_bot(self.settings.stand_in_level,
                                      derived_seed(self.seed, seat, "stand_in", info.stand_ins))
             self._new_round(seat, info.stand_in)
+            self._bots_changed()
         return info.stand_in
 
     def _hand_out(self, seat: int, bot: Bot, legal: list[Move], on_turn: bool) -> DecisionRequest:
@@ -498,7 +504,7 @@ class Table:
 
     def _record(self, events: Sequence[Event]) -> None:
         number = self.round
-        self._log.extend((number, event) for event in events)
+        self._log.extend([(number, event) for event in events])
         for event in events:
             if event.type == "round_over":
                 self.results.append({"winner": event.public["winner"],
@@ -507,10 +513,12 @@ class Table:
                 self._round_over_at = self.now
             if event.type in TABLE_EVENT_KINDS:
                 continue
-            for index, info in enumerate(self._seats):
-                for bot in (info.bot, info.stand_in):
-                    if bot is not None:
-                        self._tell(bot, functools.partial(bot.observe, event.for_seat(index)))
+            busy = self._out.bot if self._out is not None else None
+            for index, bot in self._listeners:
+                if bot is busy:  # it thinks elsewhere: it hears this once it has answered
+                    self._waiting.append(functools.partial(bot.observe, event.for_seat(index)))
+                else:
+                    bot.observe(event.for_seat(index))
 
     def _push(self, seat: int, move: Move, stand_in: bool) -> list[Event]:
         turn = self.game.turn
@@ -532,13 +540,15 @@ class Table:
         if self.status != PLAYING:
             self._window = []
             return
-        delays = [bot.reaction_delay if (bot := self._any_bot(index)) is not None else 0.0
-                  for index in range(self.players)]
-        self._window = reaction_order(self.game, delays, self._jitter)
+        self._window = reaction_order(self.game, self._delays, self._jitter)
 
-    def _any_bot(self, seat: int) -> Bot | None:
-        info = self._seats[seat]
-        return info.bot if info.bot is not None else info.stand_in
+    def _bots_changed(self) -> None:
+        """A stand-in came or went: who hears the events, and the reaction delays."""
+        self._listeners = [(index, bot) for index, info in enumerate(self._seats)
+                           for bot in (info.bot, info.stand_in) if bot is not None]
+        self._delays = [0.0] * self.players
+        for index, bot in self._listeners:
+            self._delays[index] = bot.reaction_delay
 
     def _fail(self, request: DecisionRequest, reason: str, replaced: Move | None) -> None:
         self.bot_failures.append(BotFailure(request.seat, request.bot.level, request.version,
