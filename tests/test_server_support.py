@@ -26,6 +26,15 @@ from unogame.server import Limits, Timing, create_app
 
 Message = dict[str, Any]
 
+LOOPBACK: dict[str, Any] = {"rooms_per_address": (100_000, 100_000.0),
+                            "lookups_per_address": (100_000, 100_000.0)}
+"""Every test client comes from 127.0.0.1: the per-address allowances are lifted unless a
+test is about them (see test_server_hostile.py)."""
+
+
+def loopback_limits(**fields: Any) -> Limits:
+    return Limits(**{**LOOPBACK, **fields})
+
 
 def free_socket() -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -45,7 +54,7 @@ class ServerThread:
     def __init__(self, db: str | Path = ":memory:", timing: Timing | None = None,
                  limits: Limits | None = None, lan_url: str | None = None) -> None:
         self.app = create_app(str(db), timing=timing or Timing(think=0.0, reaction_scale=0.0),
-                              limits=limits, lan_url=lan_url)
+                              limits=limits or loopback_limits(), lan_url=lan_url)
         self.sock = free_socket()
         self.port = int(self.sock.getsockname()[1])
         config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536,

@@ -23,16 +23,19 @@ from typing import Any, Final
 
 from ..bots.base import BOT_LEVELS, Bot, make_bot
 from ..engine import CUSTOM_RULES, Event, Game, IllegalMoveError, Move, NotationError, Rules
-from ..engine.errors import RulesError
+from ..engine.errors import PositionError, RulesError
 from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
 from .hub import Hub
+from .names import BadNameError, clean_name
 from .storage import ROUND_BOUNDARY, Storage
 
 log = logging.getLogger("unogame.server")
 
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH: Final = 5
-MAX_NAME: Final = 24
+CODE_LENGTH: Final = 8
+"""40 bits: at the lookup limit per address, guessing a live room's code takes years. Read
+out in two groups of four ("HK7P 3RXD"); spaces and dashes in a typed code are ignored."""
+SEED_BITS: Final = 128
 LOG_KEEP: Final = 300
 """Events kept for a (re)joining client's log."""
 
@@ -74,11 +77,16 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def clean_name(name: Any, fallback: str) -> str:
-    if not isinstance(name, str):
-        return fallback
-    name = " ".join(name.split())[:MAX_NAME]
-    return name or fallback
+def normal_code(code: str) -> str:
+    """A room code as typed or read out: case, spaces and dashes do not matter."""
+    return "".join(char for char in code.upper() if char not in " -")[:CODE_LENGTH * 2]
+
+
+def person_name(name: Any, fallback: str) -> str:
+    try:
+        return clean_name(name, fallback)
+    except BadNameError as error:
+        raise RoomError("bad_name", str(error)) from None
 
 
 @dataclass
@@ -110,10 +118,18 @@ def parse_settings(data: dict[str, Any]) -> dict[str, Any]:
         rules = Rules.from_dict(rules_data)
     except (RulesError, TypeError) as error:
         raise RoomError("bad_settings", f"rules: {error}") from None
+    try:  # the engine's own limits: every seat taken must still be dealt
+        Game.new(seats, rules, 0)
+    except (PositionError, RulesError) as error:
+        raise RoomError("bad_settings", str(error)) from None
     timer = data.get("timer", 0)
     if type(timer) is not int or not (timer == 0 or 5 <= timer <= 600):
         raise RoomError("bad_settings", "timer must be 0 (off) or 5 to 600 seconds")
-    return {"name": clean_name(data.get("name"), "UNO"), "capacity": seats,
+    try:
+        name = clean_name(data.get("name"), "UNO", person=False)
+    except BadNameError as error:
+        raise RoomError("bad_name", f"room name: {error}") from None
+    return {"name": name, "capacity": seats,
             "rules": rules.to_dict(), "timer": timer}
 
 
@@ -172,6 +188,11 @@ class Room:
     def save(self) -> None:
         self.storage.save_room(self.code, self.record())
 
+    def _save_seats(self, seats: list[Seat]) -> None:
+        """Store the room with these seats; the caller changes ``self.seats`` after."""
+        self.storage.save_room(self.code, {**self.record(),
+                                           "seats": [seat.to_dict() for seat in seats]})
+
     @classmethod
     def restore(cls, code: str, data: dict[str, Any], storage: Storage, hub: Hub,
                 timing: Timing) -> Room:
@@ -213,9 +234,10 @@ class Room:
         if len(self.seats) >= self.capacity:
             raise RoomError("room_full", "every seat is taken")
         token = secrets.token_urlsafe(18)
-        self.seats.append(Seat(clean_name(name, f"Player {len(self.seats) + 1}"), "human",
-                               token_hash=hash_token(token)))
-        self.save()
+        seat = Seat(person_name(name, f"Player {len(self.seats) + 1}"), "human",
+                    token_hash=hash_token(token))
+        self._save_seats([*self.seats, seat])
+        self.seats.append(seat)
         self.publish_room()
         return len(self.seats) - 1, token
 
@@ -227,8 +249,9 @@ class Room:
         if len(self.seats) >= self.capacity:
             raise RoomError("room_full", "every seat is taken")
         number = sum(1 for seat in self.seats if seat.kind == "bot") + 1
-        self.seats.append(Seat(f"Bot {number}", "bot", level=level))
-        self.save()
+        seat = Seat(f"Bot {number}", "bot", level=level)
+        self._save_seats([*self.seats, seat])
+        self.seats.append(seat)
         self.publish_room()
 
     def remove_seat(self, index: Any) -> None:
@@ -239,23 +262,27 @@ class Room:
             raise RoomError("bad_seat", "the host cannot remove their own seat")
         removed = self.seats[index]
         if self.status == LOBBY:
+            host = self.host - 1 if self.host > index else self.host
+            self.storage.save_room(self.code, {
+                **self.record(), "host": host,
+                "seats": [seat.to_dict() for seat in self.seats if seat is not removed]})
             del self.seats[index]
-            if self.host > index:
-                self.host -= 1
+            self.host = host
             for client in self.hub.clients(self.code):
                 if client.seat == index:
                     client.seat = None
                 elif client.seat is not None and client.seat > index:
                     client.seat -= 1
         else:
+            as_bot = Seat(removed.name, "bot", level=default_bot_level())
+            self._save_seats([as_bot if seat is removed else seat for seat in self.seats])
             removed.kind = "bot"
-            removed.level = default_bot_level()
+            removed.level = as_bot.level
             removed.token_hash = None
             self.bots[index] = self._make_bot(index, removed.level)
             for client in self.hub.clients(self.code):
                 if client.seat == index:
                     client.seat = None
-        self.save()
         self.publish_room()
         self.publish_state()
         self.schedule()
@@ -315,13 +342,15 @@ class Room:
         self._begin_game()
 
     def _begin_game(self) -> None:
+        seed = self.deal["seed"] if self.deal is not None else secrets.randbits(SEED_BITS)
+        self.storage.save_room(self.code, {  # stored first: a failed write changes nothing
+            **self.record(), "version_base": self.version + 1, "game_no": self.game_no + 1,
+            "game_seed": seed, "status": PLAYING})
         self.version_base = self.version + 1
         self.game_no += 1
-        self.game_seed = (self.deal["seed"] if self.deal is not None
-                          else secrets.randbelow(2**31))
+        self.game_seed = seed
         self._new_game()
         self.status = PLAYING
-        self.save()
         self.publish_room()
         self.publish_state()
         self.schedule()
@@ -636,9 +665,21 @@ class Limits:
     messages_per_second: float = 20.0
     message_burst: int = 40
     max_clients_per_room: int = 60
+    """Spectators and players together; a seat's owner always gets in."""
+    max_spectators_per_room: int = 40
+    max_connections_per_seat: int = 4
+    """One person's tabs and devices on a seat; the oldest makes way for a new one."""
+    max_seats_per_connection: int = 5
+    """Rooms one connection creates or joins (it holds one seat per room)."""
+    rooms_per_address: tuple[int, float] = (10, 2.0)
+    """Rooms created per client address: a burst, then so many a minute."""
+    lookups_per_address: tuple[int, float] = (30, 30.0)
+    """Room codes looked up (join, watch, resume) per address: a burst, then per minute."""
     idle_room_seconds: float = 6 * 3600.0
     """A room nobody is connected to and nothing happened in for this long may be dropped
     when the server is at ``max_rooms``."""
+    lobby_expiry_seconds: float = 300.0
+    """A lobby that never started and has nobody in it is forgotten after this long."""
 
 
 @dataclass
@@ -650,13 +691,21 @@ class RoomManager:
     timing: Timing = field(default_factory=Timing)
     limits: Limits = field(default_factory=Limits)
     rooms: dict[str, Room] = field(default_factory=dict)
+    unrestored: dict[str, str] = field(default_factory=dict)
+    """Rooms in storage that could not be restored, with why (their data is kept aside)."""
 
     def load(self) -> None:
-        for code, data in self.storage.load_rooms().items():
+        """Restore every room that can be; the others are reported and kept aside."""
+        unreadable: dict[str, str] = {}
+        for code, data in self.storage.load_rooms(unreadable).items():
             try:
                 self.rooms[code] = Room.restore(code, data, self.storage, self.hub, self.timing)
-            except Exception:
-                log.exception("room %s could not be restored", code)
+            except Exception as error:  # a damaged or tampered record: the others still load
+                unreadable[code] = f"{type(error).__name__}: {error}"[:300]
+        for code, reason in sorted(unreadable.items()):
+            log.warning("room %s could not be restored (kept aside): %s", code, reason)
+            self.storage.set_aside(code, reason)
+        self.unrestored.update(unreadable)
 
     def resume_all(self) -> None:
         """Start the bots of every restored room (needs the running loop)."""
@@ -674,22 +723,52 @@ class RoomManager:
             self.storage.delete_room(code)
         return len(idle)
 
-    def create(self, settings: dict[str, Any]) -> Room:
+    def expire_lobbies(self) -> int:
+        """Forget lobbies that never started and nobody has been in for a few minutes."""
+        now = time.monotonic()
+        stale = [code for code, room in self.rooms.items()
+                 if room.status == LOBBY and room.game_no == 0 and not self.hub.clients(code)
+                 and now - room.last_active >= self.limits.lobby_expiry_seconds]
+        for code in stale:
+            self.storage.delete_room(code)
+            self.rooms.pop(code).close()
+        return len(stale)
+
+    def create(self, settings: Any, host_name: Any, bots: Any) -> tuple[Room, int, str]:
+        """A new room with its host in seat 0 and its bots; returns the room, seat, token.
+
+        Checked completely and stored before it exists: a refused or unstorable room
+        leaves nothing behind.
+        """
+        if not isinstance(settings, dict):
+            raise RoomError("bad_settings", "settings must be an object")
+        if not isinstance(bots, list) or not all(isinstance(level, str) and level in BOT_LEVELS
+                                                 for level in bots):
+            raise RoomError("bad_level", f"bots: a list of levels from {list(BOT_LEVELS)}")
+        checked = parse_settings(settings)
+        if len(bots) + 1 > checked["capacity"]:
+            raise RoomError("bad_settings", "more bots than free seats")
+        name = person_name(host_name, "Player 1")
         if len(self.rooms) >= self.limits.max_rooms:
+            self.expire_lobbies()
             self.evict_idle()
         if len(self.rooms) >= self.limits.max_rooms:
             raise RoomError("too_many_rooms", "this server has no room for another room")
-        checked = parse_settings(settings)
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.rooms:
+            if code not in self.rooms and code not in self.unrestored:
                 break
         room = Room(code, checked, self.storage, self.hub, self.timing)
+        token = secrets.token_urlsafe(18)
+        room.seats = [Seat(name, "human", token_hash=hash_token(token))]
+        room.seats += [Seat(f"Bot {number}", "bot", level=level)
+                       for number, level in enumerate(bots, 1)]
+        room.save()
         self.rooms[code] = room
-        return room
+        return room, 0, token
 
     def get(self, code: Any) -> Room:
-        room = self.rooms.get(code.strip().upper()) if isinstance(code, str) else None
+        room = self.rooms.get(normal_code(code)) if isinstance(code, str) else None
         if room is None:
             raise RoomError("no_room", "no room with this code")
         return room
