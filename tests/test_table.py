@@ -437,3 +437,18 @@ def test_feeds_views_and_bots_see_only_their_seat() -> None:
         assert seen[seat] == [e.for_seat(seat) for e in engine_events][-len(seen[seat]):]
     assert table.view(None)["hands"] == [len(hand) for hand in table.game.hands]
     assert table.legal_moves(None) == [] and table.legal_moves(0) == []
+
+
+def test_a_removed_person_s_seat_becomes_a_bot_s_and_a_cancelled_request_is_asked_again() -> None:
+    table = two_people()
+    table.seat_to_bot(0, "random")
+    assert table.seat(0).bot == "random" and table.host == 1
+    step = table.next_step()
+    assert isinstance(step, DecisionRequest) and step.seat == 0 and not step.stand_in
+    assert table.outstanding is step
+    table.cancel(step)
+    assert table.outstanding is None
+    again = table.next_step()
+    assert isinstance(again, DecisionRequest) and again.seat == 0 and again is not step
+    with pytest.raises(TableError):
+        table.seat_to_bot(0, "easy")

@@ -326,6 +326,25 @@ class Table:
             raise TableError("present", "this player is connected")
         info.handed = True
 
+    def seat_to_bot(self, seat: int, level: str) -> None:
+        """A person's seat becomes a bot's for good (the host removed the person)."""
+        info = self._seat(seat)
+        if info.spec.bot is not None:
+            raise TableError("bad_seat", "a bot already plays this seat")
+        bot = make_bot(level, derived_seed(self.seed, seat, "bot", "replaced"))
+        info.spec = SeatSpec(info.spec.name, level)
+        info.bot = bot
+        info.stand_in = None
+        info.present = True
+        info.gone_since = None
+        info.handed = False
+        self.ready.discard(seat)
+        self._new_round(seat, bot)
+        self._bots_changed()
+        if seat == self.host:
+            self.host = None
+            self._pass_host(seat)
+
     def press_next(self, seat: int | None) -> None:
         """A person pressed "next round" on the scoreboard (it closes only for them)."""
         if seat is None or not 0 <= seat < self.players or self._seats[seat].spec.bot:
@@ -398,10 +417,7 @@ class Table:
         """
         if request is not self._out:
             raise TableError("stale", "this request is not the one handed out")
-        self._out = None
-        waiting, self._waiting = self._waiting, []
-        for call in waiting:
-            call()
+        self.cancel(request)
         seat = request.seat
         if request.version != self.version or self.status != PLAYING \
                 or self._driver(seat, request.on_turn) is not request.bot:
@@ -425,6 +441,19 @@ class Table:
             self._fail(request, failure, move)
         assert move is not None
         return BotPlay(seat, move, request.version, request.stand_in, failure)
+
+    def cancel(self, request: DecisionRequest) -> None:
+        """Take back a request the front end will not run after all (it is asked again)."""
+        if request is self._out:
+            self._out = None
+            waiting, self._waiting = self._waiting, []
+            for call in waiting:
+                call()
+
+    @property
+    def outstanding(self) -> DecisionRequest | None:
+        """The request handed out and not yet resolved (or cancelled)."""
+        return self._out
 
     def apply(self, play: BotPlay) -> list[Event]:
         """Apply a bot's move from :meth:`resolve`; returns its events (with the
