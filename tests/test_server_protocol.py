@@ -26,6 +26,7 @@ from test_server_support import (
 
 from unogame.engine import Game
 from unogame.server.rooms import CODE_LENGTH, LOG_KEEP, Room
+from unogame.table import round_start_events
 
 
 @pytest.fixture(scope="module")
@@ -319,7 +320,7 @@ def check_no_leaks(room: Room, clients: list[Client]) -> int:
     positions: dict[int, dict[str, Any]] = {}
     events_at: dict[int, list[Any]] = {}
     all_events: dict[int, list[Any]] = {}
-    history: list[Any] = []
+    history: list[Any] = round_start_events(game)  # round 1 starts with its deal too
     version = room.version_base
 
     def snapshot() -> None:
@@ -407,7 +408,7 @@ def test_complete_games_leak_nothing(server: ServerThread, rules: dict[str, Any]
         await spectator.request({"type": "watch", "room": host.room}, "state")
         await host.request({"type": "start"}, "state")
         results = await asyncio.gather(*[
-            autoplay(client, seed=index, deal=client is host, timeout=120)
+            autoplay(client, seed=index, deal=True, timeout=120)  # each presses
             for index, client in enumerate(players)])
         assert all(result["status"] == "match_over" for result in results)
         await spectator.wait_for(lambda m: m.get("status") == "match_over")

@@ -234,11 +234,14 @@ class Client:
 
 
 async def create_room(url: str, name: str = "Host", seats: int = 4, bots: list[str] | None = None,
-                      rules: dict[str, Any] | None = None, timer: int = 0) -> Client:
+                      rules: dict[str, Any] | None = None, timer: int = 0,
+                      **settings: Any) -> Client:
+    """A room created by its host (``settings``: more room settings, e.g. grace, fill)."""
     host = await Client.connect(url)
     await host.request({"type": "create", "name": name, "bots": bots or [],
                         "settings": {"name": "Test room", "seats": seats,
-                                     "rules": rules or {}, "timer": timer}}, "state")
+                                     "rules": rules or {}, "timer": timer, **settings}},
+                       "state")
     return host
 
 
@@ -273,7 +276,8 @@ async def autoplay(client: Client, seed: int, deal: bool = False,
                    timeout: float = 60.0) -> Message:
     """Answer every new position with a move until the match is over (or ``until``).
 
-    ``deal``: this client also deals the next round. Returns the last game message.
+    ``deal``: this client presses "next round" too (the table deals once every connected
+    person has). Returns the last game message.
     """
     import random
 

@@ -70,6 +70,7 @@ from .table import (
     SeatInfo,
     Step,
     Table,
+    round_start_events,
 )
 
 __all__ = [
@@ -92,4 +93,5 @@ __all__ = [
     "derived_seed",
     "fill_empty_seats",
     "reaction_order",
+    "round_start_events",
 ]

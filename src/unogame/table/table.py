@@ -189,7 +189,7 @@ class Table:
         for index, seat in enumerate(self._seats):
             if seat.bot is not None:
                 self._new_round(index, seat.bot)
-        self._record(_start_events(self.game))
+        self._record(round_start_events(self.game))
         self._open()
 
     # ------------------------------------------------------------------ reading
@@ -264,8 +264,9 @@ class Table:
         return max(0.0, countdown - (self.now - self._round_over_at))
 
     def wake_at(self) -> float | None:
-        """The earliest table time at which :meth:`next_step` may change with no one doing
-        anything (a grace, the turn timer or the scoreboard's countdown ends)."""
+        """The next table time at which :meth:`next_step` may change with no one doing
+        anything (a grace, the turn timer or the scoreboard's countdown ends); ``None``:
+        nothing is due. What is due already, :meth:`next_step` gives now."""
         times: list[float] = []
         status = self.status
         if status == PLAYING:
@@ -281,8 +282,6 @@ class Table:
             if remaining is not None:
                 times.append(self.now + remaining)
         future = [moment for moment in times if moment > self.now]
-        if len(future) < len(times):
-            return self.now
         return min(future) if future else None
 
     # ------------------------------------------------------------------ the front end reports
@@ -499,7 +498,7 @@ class Table:
         info = self._seats[seat]
         if info.bot is not None:
             return info.bot
-        timed_out = on_turn and info.present and self.settings.turn_timer is not None \
+        timed_out = on_turn and self.settings.turn_timer is not None \
             and self.now - self._turn_since >= self.settings.turn_timer
         if not (timed_out or self._standing_in(info)):
             return None
@@ -604,8 +603,9 @@ class Table:
                 return
 
 
-def _start_events(game: Game) -> list[Event]:
-    """The round's start events (``Game.start_events``, CONTRACTS.md), for round 1 too."""
+def round_start_events(game: Game) -> list[Event]:
+    """The current round's start events: the deal and the first card's effects
+    (``Game.start_events``, CONTRACTS.md), for round 1 too."""
     start = getattr(game, "start_events", None)
     if callable(start):
         return list(start())
@@ -617,4 +617,4 @@ def _start_events(game: Game) -> list[Event]:
 
 __all__ = ["MATCH_OVER", "PLAYING", "ROUND_OVER", "STAND_IN_MOVE", "TABLE_EVENT_KINDS",
            "BotFailure", "BotPlay", "DecisionRequest", "NextRound", "SeatInfo", "Step",
-           "Table"]
+           "Table", "round_start_events"]
