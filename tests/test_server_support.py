@@ -23,6 +23,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from unogame.server import Limits, Timing, create_app
+from unogame.server.storage import Storage
 
 Message = dict[str, Any]
 
@@ -51,9 +52,10 @@ def free_port() -> int:
 class ServerThread:
     """The app on uvicorn in a background thread (its own event loop)."""
 
-    def __init__(self, db: str | Path = ":memory:", timing: Timing | None = None,
+    def __init__(self, db: str | Path | Storage = ":memory:", timing: Timing | None = None,
                  limits: Limits | None = None, lan_url: str | None = None) -> None:
-        self.app = create_app(str(db), timing=timing or Timing(think=0.0, reaction_scale=0.0),
+        self.app = create_app(db if isinstance(db, Storage) else str(db),
+                              timing=timing or Timing(think=0.0, reaction_scale=0.0),
                               limits=limits or loopback_limits(), lan_url=lan_url)
         self.sock = free_socket()
         self.port = int(self.sock.getsockname()[1])

@@ -313,7 +313,6 @@ class Room:
                 if info.kind == "human":
                     self._gone(seat)
         self.publish_room()
-        self.publish_state()
         self.schedule()
 
     def _gone(self, seat: int) -> None:
@@ -519,7 +518,8 @@ class Room:
         table = self.table
         if table is None:
             return {"type": "state", "version": self.version, "status": self.status,
-                    "view": None, "legal": [], "results": [], "log": []}
+                    "view": None, "legal": [], "results": [], "log": [], "round": 0,
+                    "ready": [], "timer_left": None, "next_round_left": None}
         return {"type": "state", **self._game_part(seat),
                 "log": table.feed(seat, table.event_count - LOG_KEEP)}
 
