@@ -26,7 +26,6 @@ from test_server_support import (
 
 from unogame.engine import Game
 from unogame.server.rooms import CODE_LENGTH, LOG_KEEP, Room
-from unogame.table import round_start_events
 
 
 @pytest.fixture(scope="module")
@@ -320,7 +319,7 @@ def check_no_leaks(room: Room, clients: list[Client]) -> int:
     positions: dict[int, dict[str, Any]] = {}
     events_at: dict[int, list[Any]] = {}
     all_events: dict[int, list[Any]] = {}
-    history: list[Any] = round_start_events(game)  # round 1 starts with its deal too
+    history: list[Any] = game.start_events()  # round 1 starts with its deal too
     version = room.version_base
 
     def snapshot() -> None:

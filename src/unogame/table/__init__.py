@@ -70,7 +70,6 @@ from .table import (
     SeatInfo,
     Step,
     Table,
-    round_start_events,
 )
 
 __all__ = [
@@ -93,5 +92,4 @@ __all__ = [
     "derived_seed",
     "fill_empty_seats",
     "reaction_order",
-    "round_start_events",
 ]

@@ -189,7 +189,7 @@ class Table:
         for index, seat in enumerate(self._seats):
             if seat.bot is not None:
                 self._new_round(index, seat.bot)
-        self._record(round_start_events(self.game))
+        self._record(self.game.start_events())  # round 1's deal and first card too
         self._open()
 
     # ------------------------------------------------------------------ reading
@@ -603,18 +603,6 @@ class Table:
                 return
 
 
-def round_start_events(game: Game) -> list[Event]:
-    """The current round's start events: the deal and the first card's effects
-    (``Game.start_events``, CONTRACTS.md), for round 1 too."""
-    start = getattr(game, "start_events", None)
-    if callable(start):
-        return list(start())
-    if game.top_card is None:
-        return []
-    return [Event("deal", {"dealer": game.dealer, "top": game.top_card, "turn": game.turn,
-                           "direction": game.direction})]
-
-
 __all__ = ["MATCH_OVER", "PLAYING", "ROUND_OVER", "STAND_IN_MOVE", "TABLE_EVENT_KINDS",
            "BotFailure", "BotPlay", "DecisionRequest", "NextRound", "SeatInfo", "Step",
-           "Table", "round_start_events"]
+           "Table"]
