@@ -432,6 +432,7 @@ def test_rematch_starts_a_new_game(server: ServerThread) -> None:
         assert final["status"] == "match_over"
         room = room_of(server, host.room or "")
         game_no = room.game_no
+        await asyncio.sleep(2.0)  # the quick autoplay may have spent the message allowance
         state = await host.request({"type": "rematch"}, "state")
         assert state["status"] == "playing" and state["version"] > final["version"]
         assert room.game_no == game_no + 1 and room.game is not None
