@@ -53,7 +53,8 @@ def test_create_join_start_and_views(server: ServerThread) -> None:
         await host.request({"type": "start"}, "state")
         state = await bob.wait_for(lambda m: m["type"] == "state" and m["view"] is not None)
         hands = state["view"]["hands"]
-        assert isinstance(hands[2], list) and len(hands[2]) == 7
+        # 7 dealt; more if a Draw Two came first or a bot already made Bob draw (random deal)
+        assert isinstance(hands[2], list) and len(hands[2]) >= 7
         assert all(isinstance(hands[s], int) for s in (0, 1))
         assert isinstance(state["view"]["draw_pile"], int)
         # A late joiner cannot take a seat once the game runs, but may watch.
@@ -319,7 +320,7 @@ def check_no_leaks(room: Room, clients: list[Client]) -> int:
     positions: dict[int, dict[str, Any]] = {}
     events_at: dict[int, list[Any]] = {}
     all_events: dict[int, list[Any]] = {}
-    history: list[Any] = []
+    history: list[Any] = game.start_events()  # round 1 starts with its deal too
     version = room.version_base
 
     def snapshot() -> None:
@@ -407,7 +408,7 @@ def test_complete_games_leak_nothing(server: ServerThread, rules: dict[str, Any]
         await spectator.request({"type": "watch", "room": host.room}, "state")
         await host.request({"type": "start"}, "state")
         results = await asyncio.gather(*[
-            autoplay(client, seed=index, deal=client is host, timeout=120)
+            autoplay(client, seed=index, deal=True, timeout=120)  # each presses
             for index, client in enumerate(players)])
         assert all(result["status"] == "match_over" for result in results)
         await spectator.wait_for(lambda m: m.get("status") == "match_over")
@@ -431,6 +432,7 @@ def test_rematch_starts_a_new_game(server: ServerThread) -> None:
         assert final["status"] == "match_over"
         room = room_of(server, host.room or "")
         game_no = room.game_no
+        await asyncio.sleep(2.0)  # the quick autoplay may have spent the message allowance
         state = await host.request({"type": "rematch"}, "state")
         assert state["status"] == "playing" and state["version"] > final["version"]
         assert room.game_no == game_no + 1 and room.game is not None

@@ -264,9 +264,16 @@ def test_two_players_and_a_bot_play_a_round(ann_lang: str, ann_size: str, ben_la
             assert any(seat in (0, 1) and move == "uno" for seat, move in moves), moves
             assert state["uno"] >= 1
 
-            # The scoreboard and the next round.
+            # The scoreboard and the next round: Ann's press closes only her scoreboard;
+            # the round is dealt once Ben has pressed it too.
             click(ann, "[data-action=next-round]")
+            wait(ann, ".waiting-next")
+            assert ann.locator(".round-dialog").count() == 0
+            assert ben.locator(".round-dialog").count() == 1
+            shot(ann, f"waiting-next-{ann_tag}")
+            click(ben, "[data-action=next-round]")
             wait(ann, ".hand button.card")
+            wait(ben, ".hand button.card")
             click(ann, "[data-action=scores]")
             wait(ann, ".score-table")
             assert ann.locator(".score-table tbody tr").count() == 1

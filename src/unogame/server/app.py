@@ -13,7 +13,10 @@ client -> server      meaning
 ``add_bot``           host, lobby: ``level``
 ``remove``            host: ``seat`` (a bot plays on in a started game)
 ``move``              ``move`` in the notation, ``version`` of the position it was made on
-``next_round``        ``version``: deal the next round after a round is over
+``next_round``        ``version``: "next round" pressed on the scoreboard (the table deals
+                      once every connected person has, or its countdown ran out)
+``hand_to_bot``       host, in a game: ``seat`` of a disconnected player, played by a bot
+                      until they come back
 ``rematch``           host, after the match
 ``ping``              keeps a connection alive
 ====================  =================================================================
@@ -22,6 +25,10 @@ The server answers with ``joined`` (room, seat, token), ``room`` (seats, setting
 ``state`` (the seat's view, legal moves, log, scoreboard), ``update`` (after each move:
 the events as the seat may see them and the new view), ``removed``, ``pong`` and
 ``error`` (``code``, ``message``). An error changes nothing and keeps the connection.
+``state`` and ``update`` also carry ``round``, ``ready`` (the seats that pressed "next
+round"), ``timer_left`` (seconds on the turn timer, or null) and ``next_round_left``
+(seconds before the next round is dealt anyway, or null). A move a bot made for a person
+comes with a ``stand_in_move`` event first ("bot played for NAME").
 """
 
 from __future__ import annotations
@@ -296,6 +303,10 @@ class Server:
     def on_next_round(self, conn: Connection, message: dict[str, Any]) -> None:
         self._room(conn).next_round(conn.seat, message.get("version"))
 
+    def on_hand_to_bot(self, conn: Connection, message: dict[str, Any]) -> None:
+        room = self._host(conn)
+        room.hand_to_bot(conn.seat, message.get("seat"))
+
     def on_rematch(self, conn: Connection, message: dict[str, Any]) -> None:
         self._host(conn).rematch()
 
@@ -368,7 +379,7 @@ class SecurityHeaders:
 
 
 HANDLED = frozenset({"create", "join", "resume", "watch", "start", "add_bot", "remove", "move",
-                     "next_round", "rematch", "ping"})
+                     "next_round", "hand_to_bot", "rematch", "ping"})
 
 
 def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | None = None,

@@ -168,6 +168,7 @@ function onMessage(message) {
       break;
     case "state":
       S.game = message;
+      setCountdowns(message);
       S.log = message.log.slice();
       S.roundOver = [...S.log].reverse().find((e) => e.type === "round_over") ?? null;
       S.dialog = null;
@@ -175,6 +176,7 @@ function onMessage(message) {
       break;
     case "update":
       S.game = message;
+      setCountdowns(message);
       for (const event of message.events) onEvent(event);
       S.log.push(...message.events);
       if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
@@ -193,6 +195,25 @@ function onMessage(message) {
   }
   render();
 }
+
+// The turn timer and the scoreboard's countdown: the server says how many seconds are
+// left; the page counts down from when it heard so, redrawing only the numbers.
+function setCountdowns(message) {
+  const now = Date.now();
+  S.timerEnd = message.timer_left == null ? null : now + message.timer_left * 1000;
+  S.nextRoundEnd = message.next_round_left == null ? null : now + message.next_round_left * 1000;
+}
+
+function secondsLeft(end) {
+  return end == null ? null : Math.max(0, Math.ceil((end - Date.now()) / 1000));
+}
+
+setInterval(() => {
+  for (const element of app.querySelectorAll("[data-countdown]")) {
+    const left = secondsLeft(element.dataset.countdown === "turn" ? S.timerEnd : S.nextRoundEnd);
+    if (left !== null) element.textContent = t(element.dataset.key, { seconds: left });
+  }
+}, 500);
 
 function onEvent(event) {
   if (event.type === "round_over") S.roundOver = event;
@@ -379,6 +400,13 @@ function homeScreen() {
           <label class="field">${t("web.timer")}<select id="timer">
             ${[0, 15, 30, 60, 120].map((s) => html`<option value="${s}">${s ? t("web.timer_seconds", { seconds: s }) : t("web.timer_off")}</option>`)}
           </select></label>
+          <label class="field">${t("web.grace")}<select id="grace">
+            ${[10, 20, 30, 60, 120].map((s) => html`<option value="${s}" ${s === 20 ? "selected" : ""}>${t("web.timer_seconds", { seconds: s })}</option>`)}
+          </select></label>
+          <label class="field">${t("web.fill")}<select id="fill">
+            ${meta.bot_levels.map((level) => html`<option value="${level}" ${level === meta.default_bot_level ? "selected" : ""}>${t("web.fill_bots", { level: t(`common.level.${level}`) })}</option>`)}
+            <option value="">${t("web.fill_empty")}</option>
+          </select></label>
         </div>
         <fieldset><legend>${t("web.bots")}</legend>
           <ul class="bot-list">${S.bots.map((level, i) => html`<li>${t("web.bot_n", { number: i + 1 })}
@@ -452,10 +480,12 @@ function lobbyScreen() {
       <ul class="seats">${seats}${empty}</ul>
       ${info.spectators ? html`<p class="muted">${t("web.spectators", { count: info.spectators })}</p>` : ""}
       ${rules.length ? html`<p class="muted">${t("web.house_rules")}: ${rules.map(([k, v]) => ruleText(k, v)).join(" · ")}</p>` : ""}
+      <p class="muted">${info.fill ? t("web.lobby_fill", { level: t(`common.level.${info.fill}`) }) : t("web.lobby_no_fill")}
+        ${t("web.lobby_grace", { seconds: info.grace ?? 20 })}</p>
       ${host ? html`<div class="row">
           <select id="bot-level" aria-label="${t("web.bot_level")}">${levels}</select>
           <button data-action="add-bot" data-focus="add-bot" ${free ? "" : "disabled"}>+ ${t("web.add_bot")}</button></div>
-        <button class="primary big" data-action="start" data-focus="start" ${info.seats.length >= 2 ? "" : "disabled"}>${t("web.start")}</button>`
+        <button class="primary big" data-action="start" data-focus="start" ${info.seats.length >= 2 || (info.fill && info.capacity >= 2) ? "" : "disabled"}>${t("web.start")}</button>`
       : html`<p class="waiting">${S.seat === null ? t("web.watching") : t("web.wait_host")}</p>`}
     </section></main>`;
 }
@@ -488,7 +518,9 @@ function gameScreen() {
       <div class="op-name">${turn ? html`<span class="turn-mark" aria-hidden="true">▶</span>` : ""}${(seatName(seat))}
         ${seatInfo?.kind === "bot" ? html`<span class="tag bot">${t("web.bot")}</span>` : ""}
         ${seatInfo && !seatInfo.connected ? html`<span class="tag off">${t("web.offline")}</span>` : ""}
-        ${seatInfo?.away ? html`<span class="tag off">${t("web.away")}</span>` : ""}</div>
+        ${seatInfo?.away ? html`<span class="tag off">${t("web.away")}</span>` : ""}
+        ${seatInfo && seatInfo.kind !== "bot" && !seatInfo.connected && !seatInfo.away && S.seat === info.host && view.winner === null
+          ? html`<button class="small" data-action="hand-to-bot" data-seat="${seat}" aria-label="${t("web.hand_to_bot_named", { name: seatName(seat) })}">${t("web.hand_to_bot")}</button>` : ""}</div>
       <div class="op-cards" aria-hidden="true">${backs}<span class="count">${count}</span></div>
       <div class="op-meta">${t("web.points", { points: view.scores[seat] })}
         ${view.uno.includes(seat) ? html`<span class="tag uno">UNO</span>` : ""}
@@ -511,7 +543,10 @@ function gameScreen() {
       <div class="direction" aria-label="${t(`common.direction.${view.direction}`)}">${icon(view.direction === 1 ? "cw" : "ccw")}
         <span>${t(`common.direction.${view.direction}`)}</span></div>
     </div></section>`;
-  const status = html`<p class="status ${myTurn() ? "mine" : ""}" role="status" aria-live="polite">${(statusText(view, legal))}</p>`;
+  const timerLeft = secondsLeft(S.timerEnd);
+  const timer = timerLeft === null || view.winner !== null ? "" : html`<span class="turn-timer" data-countdown="turn"
+    data-key="web.timer_left">${t("web.timer_left", { seconds: timerLeft })}</span>`;
+  const status = html`<p class="status ${myTurn() ? "mine" : ""}" role="status" aria-live="polite">${(statusText(view, legal))}${timer}</p>`;
   const handSection = me === null ? html`<p class="muted center">${t("web.watching")}</p>` : handView(view, legal, me);
   const actions = me === null ? "" : actionBar(view, legal);
   let overlay = "";
@@ -519,11 +554,13 @@ function gameScreen() {
   else if (S.reveal) overlay = revealDialog();
   else if (me !== null && view.pending?.kind === "color" && myTurn()) overlay = colorDialog(legal.filter((m) => m.kind === "color").map((m) => ({ color: m.color, text: m.text })), "web.choose_first_color");
   else if (me !== null && view.pending?.kind === "challenge" && myTurn()) overlay = challengeDialog(view, legal);
-  else if (game.status === "round_over" || game.status === "match_over") overlay = roundDialog();
+  else if (game.status === "match_over" || (game.status === "round_over" && !pressedNext())) overlay = roundDialog();
   else if (S.showScores) overlay = scoresDialog();
+  const waiting = game.status === "round_over" && pressedNext() ? html`<p class="status waiting-next">${t("web.waiting_others",
+    { ready: game.ready.length, total: waitingFor() })} ${nextRoundCountdown()}</p>` : "";
   return html`<main class="game">
     <ul class="opponents">${opponents}</ul>
-    ${table}${status}${handSection}${actions}
+    ${table}${waiting || status}${handSection}${actions}
     <nav class="game-nav">
       <button class="ghost" data-action="scores" data-focus="scores">${t("web.scoreboard")}</button>
       <button class="ghost" data-action="log" data-focus="log" aria-expanded="${S.showLog}">${t("web.log")}</button>
@@ -655,6 +692,20 @@ function revealDialog() {
      <button class="primary" data-action="close-reveal" autofocus>${t("web.ok")}</button>`, false);
 }
 
+function pressedNext() {
+  return S.seat !== null && (S.game?.ready ?? []).includes(S.seat);
+}
+
+// People connected now: the next round waits for each of them (or for its countdown).
+function waitingFor() {
+  return (S.roomInfo?.seats ?? []).filter((seat) => seat.kind !== "bot" && seat.connected).length;
+}
+
+function nextRoundCountdown() {
+  const left = secondsLeft(S.nextRoundEnd);
+  return left === null ? "" : html`<span data-countdown="next" data-key="web.next_round_in">${t("web.next_round_in", { seconds: left })}</span>`;
+}
+
 function roundDialog() {
   const event = S.roundOver;
   const game = S.game;
@@ -677,9 +728,10 @@ function roundDialog() {
     body.push(host ? html`<button class="primary big" data-action="rematch" autofocus>${t("web.rematch")}</button>`
       : html`<p class="muted">${t("web.wait_rematch")}</p>`);
   } else if (S.seat !== null) {
-    body.push(html`<button class="primary big" data-action="next-round" autofocus>${t("web.next_round")}</button>`);
+    body.push(html`<button class="primary big" data-action="next-round" autofocus>${t("web.next_round")}</button>
+      <p class="muted">${nextRoundCountdown()}</p>`);
   } else {
-    body.push(html`<p class="muted">${t("web.wait_next_round")}</p>`);
+    body.push(html`<p class="muted">${t("web.wait_next_round")} ${nextRoundCountdown()}</p>`);
   }
   return dialogShell(over ? t("web.match_over") : t("web.round_over"), body, false, "round-dialog");
 }
@@ -725,6 +777,7 @@ function logLine(event) {
     case "reshuffle": return t("web.log.reshuffle", { count: event.count });
     case "round_over": return t("web.log.round_over", { name: seatName(event.winner), points: event.points.reduce((a, b) => a + b, 0) });
     case "deal": return t("web.log.deal");
+    case "stand_in_move": return t("web.log.stand_in_move", { name });
     default: return event.type;
   }
 }
@@ -796,6 +849,8 @@ function collectSettings() {
     name: document.getElementById("room-name").value,
     seats: Number(document.getElementById("seats").value),
     timer: Number(document.getElementById("timer").value),
+    grace: Number(document.getElementById("grace").value),
+    fill: document.getElementById("fill").value || null,
     rules,
   };
 }
@@ -873,6 +928,7 @@ app.addEventListener("click", (event) => {
     case "watch": S.watching = true; send({ type: "watch", room: S.code }); break;
     case "add-bot": send({ type: "add_bot", level: document.getElementById("bot-level").value }); break;
     case "remove": send({ type: "remove", seat: Number(target.dataset.seat) }); break;
+    case "hand-to-bot": send({ type: "hand_to_bot", seat: Number(target.dataset.seat) }); break;
     case "start": send({ type: "start" }); break;
     case "copy":
       navigator.clipboard?.writeText(inviteLink()).then(() => toast(t("web.copied")), () => {});
