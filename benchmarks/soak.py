@@ -233,14 +233,13 @@ def trace(args: argparse.Namespace, port: int, db: str, base: str) -> int:
     report(curve)
     if len(snapshots) >= 3:
         print("grew most between the second and the last sample (traced Python memory):")
-        server_side = [tracemalloc.Filter(True, pattern, all_frames=True)
-                       for pattern in ("*/unogame/*", "*/uvicorn/*", "*/starlette/*")]
-        last, first = (snapshot.filter_traces(server_side)
-                       for snapshot in (snapshots[-1], snapshots[1]))
-        for stat in last.compare_to(first, "traceback")[:12]:
-            print(f"  {stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks")
-            for line in stat.traceback.format()[-6:]:
-                print("     " + line)
+        ignore = [tracemalloc.Filter(False, pattern)
+                  for pattern in (tracemalloc.__file__, "<frozen importlib._bootstrap*>")]
+        last, first = (snapshot.filter_traces(ignore) for snapshot in (snapshots[-1], snapshots[1]))
+        for stat in last.compare_to(first, "lineno")[:15]:
+            frame = stat.traceback[0]
+            print(f"  {stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks  "
+                  f"{frame.filename}:{frame.lineno}")
     return 0
 
 

@@ -593,16 +593,48 @@ db.execute("ROLLBACK")
 """
 
 
-async def _bot_room(server: ServerThread) -> tuple[str, Client]:
-    """A room of bots only: its host leaves after the deal and a stand-in plays the seat
-    (turn timer 5 s). Returns the code and a spectator who watches from the start."""
-    host = await create_room(server.ws_url, seats=3, bots=["random", "random"], timer=5)
+async def _respond(client: Client) -> None:
+    """A person who plays (and deals the next round) whenever it is up to them, and tries
+    again when a move was not saved; it never acts for anyone else."""
+    acted: dict[int, float] = {}
+    loop = asyncio.get_running_loop()
+    while True:
+        await asyncio.sleep(0.05)
+        try:
+            game = client.game()
+        except LookupError:
+            continue
+        version = game["version"]
+        if loop.time() - acted.get(version, -9.0) < 0.5 or game["view"] is None:
+            continue
+        if game["status"] == "round_over":
+            await client.send({"type": "next_round", "version": version})
+        elif game["status"] == "playing" and game["view"]["turn"] == client.seat \
+                and game["legal"]:
+            move = next((m for m in game["legal"] if not m.startswith("catch")),
+                        game["legal"][0])
+            await client.send({"type": "move", "move": move, "version": version})
+        acted[version] = loop.time()
+
+
+async def _bot_room(server: ServerThread) -> tuple[str, Client, Client, asyncio.Task[None]]:
+    """A room of bots and one person who only acts on their own turn; returns the code, a
+    spectator watching from the start, the person and their playing task."""
+    host = await create_room(server.ws_url, seats=3, bots=["random", "random"])
     await host.request({"type": "start"}, "state")
-    await host.close()
+    playing = asyncio.create_task(_respond(host))
     watcher = await Client.connect(server.ws_url)
     await watcher.request({"type": "watch", "room": host.room}, "state")
-    await watcher.wait_for(lambda m: m["type"] == "update", timeout=15)  # the stand-in plays
-    return host.room or "", watcher
+    await watcher.wait_for(lambda m: m["type"] == "update", timeout=15)
+    return host.room or "", watcher, host, playing
+
+
+async def _done(*clients: Client, task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(BaseException):
+        await task
+    for client in clients:
+        await client.close()
 
 
 def _logged_everything(server: ServerThread, code: str) -> None:
@@ -615,7 +647,7 @@ def test_a_locked_database_stalls_neither_the_loop_nor_the_bots(tmp_path: Path) 
     db = tmp_path / "rooms.sqlite3"
     with ServerThread(db, timing=Timing(think=0.05)) as server:
         async def scenario() -> None:
-            code, watcher = await _bot_room(server)
+            code, watcher, host, playing = await _bot_room(server)
             pinger = await Client.connect(server.ws_url)
             locker = await asyncio.create_subprocess_exec(
                 sys.executable, "-c", LOCKER, str(db), "4", stdout=asyncio.subprocess.PIPE)
@@ -633,11 +665,10 @@ def test_a_locked_database_stalls_neither_the_loop_nor_the_bots(tmp_path: Path) 
             assert slowest < 0.5, f"a ping took {slowest:.2f} s while the file was locked"
             said = [m for m in watcher.messages[during:] if m.get("code") == "not_saved"]
             assert said, "the players were not told that the game could not be saved"
-            # Nobody connects; the room goes on by itself once the lock is gone.
+            # Nobody connects; the bots go on by themselves once the lock is gone.
             after = len(watcher.messages)
             await watcher.wait_for(lambda m: m["type"] == "update", timeout=5, start=after)
-            await pinger.close()
-            await watcher.close()
+            await _done(pinger, watcher, host, task=playing)
             _logged_everything(server, code)
 
         run(scenario())
@@ -661,7 +692,7 @@ def test_a_full_disk_says_not_saved_and_loses_nothing(tmp_path: Path) -> None:
         db = disk / "rooms.sqlite3"
         with ServerThread(db, timing=Timing(think=0.05)) as server:
             async def scenario() -> None:
-                code, watcher = await _bot_room(server)
+                code, watcher, host, playing = await _bot_room(server)
                 filler = disk / "filler"
                 with filler.open("wb", buffering=0) as out, contextlib.suppress(OSError):
                     while True:
@@ -676,8 +707,7 @@ def test_a_full_disk_says_not_saved_and_loses_nothing(tmp_path: Path) -> None:
                 after = len(watcher.messages)
                 await watcher.wait_for(lambda m: m["type"] == "update", timeout=10,
                                        start=after)
-                await guest.close()
-                await watcher.close()
+                await _done(guest, watcher, host, task=playing)
                 _logged_everything(server, code)
 
             run(scenario())
