@@ -457,7 +457,7 @@ def test_the_deal_seed_has_128_bits_and_replays_exactly() -> None:
 
 FUZZ_EXAMPLES = 40
 FUZZ_TYPES = ["create", "join", "resume", "watch", "start", "add_bot", "remove", "move",
-              "next_round", "rematch", "bogus", "__init__", "handle_text", ""]
+              "next_round", "hand_to_bot", "rematch", "bogus", "__init__", "handle_text", ""]
 
 
 def _json_values() -> Any:
@@ -713,3 +713,20 @@ def test_a_full_disk_says_not_saved_and_loses_nothing(tmp_path: Path) -> None:
             run(scenario())
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+# ---------------------------------------------------------------- 1. the page itself
+
+
+def test_the_page_builds_markup_only_through_the_escaping_template() -> None:
+    """Every piece of markup in app.js comes from html`...`, which escapes what it is given
+    (the browser test shows it with hostile names); nothing else writes HTML."""
+    import re
+
+    from unogame.server.app import STATIC_DIR
+
+    source = (STATIC_DIR / "app.js").read_text(encoding="utf-8")
+    assert re.findall(r"(?<!html)`\s*<", source) == []
+    assert re.findall(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write", source) == [
+        "insertAdjacentHTML", "innerHTML"]  # the constant card patterns; piece(page)
+    assert "app.innerHTML = piece(page)" in source
