@@ -1,9 +1,9 @@
 """Memory soak of the web server (issue 9, item 9). Not a test: it prints the RSS curve.
 
-R bot rooms play match after match for M minutes against one server process (SQLite on a
-fresh file), each watched by S spectators. Every room has a turn timer: its host leaves
-after the deal and a stand-in bot plays the seat, so all seats are bots; when a match is
-over the host comes back with its token for a rematch and leaves again. Every 30 seconds
+R rooms play match after match for M minutes against one server process (SQLite on a
+fresh file), each watched by S spectators. Three seats of each room are bots; its host
+plays the fourth with the first legal move, deals each next round and asks for a rematch
+when a match is over (a room with nobody there pauses, so someone must stay). Every 30 seconds
 the server's resident memory (VmRSS) is printed with the rooms, connections and moves so
 far; at the end the growth over the second half of the run.
 
@@ -20,7 +20,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,27 +27,30 @@ import threading
 import time
 import tracemalloc
 import urllib.request
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import websockets
+from server_load import free_port, rss_kib  # this folder's load benchmark
 
 UNLIMITED = {"rooms_per_address": (10**6, 10**6), "lookups_per_address": (10**6, 10**6),
              "max_seats_per_connection": 10**6, "max_rooms": 10**5}
 """Every soak client comes from 127.0.0.1."""
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    return rss_kib(pid) / 1024
+
+
+async def messages(ws: Any, stop: asyncio.Event) -> AsyncIterator[dict[str, Any]]:
+    """A connection's messages until ``stop`` is set."""
+    while not stop.is_set():
+        try:
+            text = await asyncio.wait_for(ws.recv(), 1.0)
+        except TimeoutError:
+            continue
+        message: dict[str, Any] = json.loads(text)
+        yield message
 
 
 def make_app(db: str, think: float) -> Any:
@@ -83,51 +85,45 @@ class Soak:
         async with websockets.connect(self.url, max_size=2**22) as host:
             await host.send(json.dumps({"type": "create", "name": f"Host {index}",
                                         "bots": ["random", "easy", "medium"],
-                                        "settings": {"seats": 4, "timer": 5,
+                                        "settings": {"seats": 4,
                                                      "rules": {"target_score": 150}}}))
-            code = token = None
-            while code is None or token is None:
+            code = None
+            while code is None:
                 message = json.loads(await host.recv())
                 if message["type"] == "joined":
-                    code, token = message["room"], message["token"]
+                    code = message["room"]
             await host.send(json.dumps({"type": "start"}))
-            while json.loads(await host.recv())["type"] != "state":
-                pass
-        watchers = [asyncio.create_task(self.watch(code, stop, token if n == 0 else None))
-                    for n in range(self.spectators)]
-        await asyncio.gather(*watchers)
+            watchers = [asyncio.create_task(self.watch(code, stop))
+                        for _ in range(self.spectators)]
+            await self.play(host, stop)
+            await asyncio.gather(*watchers)
 
-    async def watch(self, code: str, stop: asyncio.Event, token: str | None) -> None:
-        """A spectator; the first one also brings the host back for each rematch."""
-        while not stop.is_set():
-            try:
-                async with websockets.connect(self.url, max_size=2**22) as ws:
-                    await ws.send(json.dumps({"type": "watch", "room": code}))
-                    while not stop.is_set():
-                        try:
-                            text = await asyncio.wait_for(ws.recv(), 1.0)
-                        except TimeoutError:
-                            continue
-                        message = json.loads(text)
-                        if message["type"] == "update":
-                            self.moves += 1
-                            if message["status"] == "match_over" and token is not None:
-                                self.matches += 1
-                                await self.rematch(code, token)
-                        elif message["type"] == "error":
-                            self.errors.append(message["code"])
-            except (OSError, websockets.ConnectionClosed) as error:
-                self.errors.append(type(error).__name__)
-                await asyncio.sleep(1.0)
+    async def play(self, host: Any, stop: asyncio.Event) -> None:
+        """The host plays its own seat (the first legal move), deals the next round and
+        asks for a rematch when a match is over; the three other seats are bots."""
+        async for message in messages(host, stop):
+            if message["type"] == "error":
+                self.errors.append(message["code"])
+            if message["type"] not in ("state", "update") or message["view"] is None:
+                continue
+            view, version = message["view"], message["version"]
+            if message["status"] == "match_over":
+                self.matches += 1
+                await host.send(json.dumps({"type": "rematch"}))
+            elif message["status"] == "round_over":
+                await host.send(json.dumps({"type": "next_round", "version": version}))
+            elif view["turn"] == 0 and message["legal"]:
+                move = next((m for m in message["legal"] if not m.startswith("catch")),
+                            message["legal"][0])
+                await host.send(json.dumps({"type": "move", "move": move, "version": version}))
 
-    async def rematch(self, code: str, token: str) -> None:
-        async with websockets.connect(self.url) as host:
-            await host.send(json.dumps({"type": "resume", "room": code, "token": token}))
-            while json.loads(await host.recv())["type"] != "state":
-                pass
-            await host.send(json.dumps({"type": "rematch"}))
-            while json.loads(await host.recv())["type"] not in ("state", "error"):
-                pass
+    async def watch(self, code: str, stop: asyncio.Event) -> None:
+        """A spectator: reads everything, sends nothing."""
+        async with websockets.connect(self.url, max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "watch", "room": code}))
+            async for message in messages(ws, stop):
+                if message["type"] == "update":
+                    self.moves += 1
 
 
 def health(base: str) -> dict[str, Any]:
@@ -214,7 +210,7 @@ def wait_up(base: str) -> None:
 def trace(args: argparse.Namespace, port: int, db: str, base: str) -> int:
     import uvicorn
 
-    tracemalloc.start(8)
+    tracemalloc.start(1)
     config = uvicorn.Config(make_app(db, args.think), host="127.0.0.1", port=port,
                             log_level="warning", ws_ping_interval=20, ws_ping_timeout=30)
     server = uvicorn.Server(config)
