@@ -60,7 +60,7 @@ from .moves import (
     UNO,
     UNO_MOVE,
     Move,
-    play_arguments,
+    play_arguments_table,
 )
 from .position import LoadedPosition, dump_position, dump_view, load_position, load_view
 from .rules import Rules
@@ -96,7 +96,7 @@ def _play_shapes(rules: Rules) -> tuple[int, ...]:
     shapes = _SHAPES.get(rules)
     if shapes is None:
         def shape(card: int) -> int:
-            arguments = play_arguments(card, rules)
+            arguments = play_arguments_table(rules)[card]
             if arguments.seat is not None or arguments.discard_color or arguments.passes_hands:
                 return _SPECIAL  # a seat or colour argument, or an UNO that depends on it
             return _COLOR_ONLY if arguments.color else _PLAIN
@@ -142,6 +142,7 @@ class Game:
             raise PositionError(f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS} (R1.3)")
         self.rules: Rules = rules if rules is not None else Rules()
         self._shapes = _play_shapes(self.rules)
+        self._arguments = play_arguments_table(self.rules)
         self.seed: int = seed
         self.players: int = players
         self._shuffles = 0
@@ -162,7 +163,7 @@ class Game:
         self._origin: _Snapshot | None = None  # how a game from a position or view began
         self._start_events: list[Event] = []
         self._history: list[tuple[int, Move]] = []
-        self._undo: list[_Snapshot | None] = []  # per move: the position before it
+        self._undo: list[tuple[int, _Snapshot]] = []  # (ply, the position before it)
         self._finished_rounds: list[list[tuple[int, Move]]] = []
         self._start: dict[str, Any] | None = None
         self.dealer_draws: list[dict[int, str]] = []
@@ -442,6 +443,7 @@ class Game:
         other = Game.__new__(Game)
         other.rules = self.rules
         other._shapes = self._shapes
+        other._arguments = self._arguments
         other.seed = self.seed
         other.players = self.players
         other._shuffles = self._shuffles
@@ -551,10 +553,20 @@ class Game:
 
     def _play_variants(self, seat: int, card: int, moves: list[Move]) -> None:
         """Every way to play ``card``: colours, seats, arguments and the ``uno`` suffix (D3)."""
-        arguments = play_arguments(card, self.rules)
+        arguments = self._arguments[card]
         hands = self._hands
         hand = hands[seat]
         size = len(hand)
+        if arguments.simple:  # the common case: the move objects are ready
+            if card < WILD:
+                moves.append(_PLAIN_PLAYS[card])
+                if size == 2:
+                    moves.append(_PLAIN_PLAYS_UNO[card])
+            else:
+                moves.extend(_WILD_PLAYS[card])
+                if size == 2:
+                    moves.extend(_WILD_PLAYS_UNO[card])
+            return
         colors = range(4) if arguments.color else (-1,)
         if arguments.seat is not None:
             swap = arguments.seat == SWAP_SEAT
@@ -601,7 +613,7 @@ class Game:
         if move not in self.legal_moves(seat):
             raise IllegalMoveError(self.explain_illegal(seat, move))
         events: list[Event] = []
-        undo = self._snapshot()
+        undo = (len(self._history), self._snapshot())
         self._apply(seat, move, events)
         self._history.append((seat, move))
         self._undo.append(undo)
@@ -614,7 +626,6 @@ class Game:
         back by playing the round again from its start."""
         self._apply(seat, move, None)
         self._history.append((seat, move))
-        self._undo.append(None)
 
     def pop(self) -> tuple[int, Move]:
         """Take back the last move of the current round and return it.
@@ -624,9 +635,9 @@ class Game:
         if not self._history:
             raise IndexError("no move to take back in this round")
         last = self._history.pop()
-        undo = self._undo.pop()
-        if undo is not None:
-            self._restore(undo)
+        undo = self._undo
+        if undo and undo[-1][0] == len(self._history):
+            self._restore(undo.pop()[1])
             return last
         start = self._round_start
         assert start is not None  # every game with a history has its round's start
@@ -678,6 +689,10 @@ class Game:
     # ----------------------------------------------------------------- rule mechanics
 
     def _apply(self, seat: int, move: Move, events: list[Event] | None) -> None:
+        # NOTATION uno: a seat leaves it when it holds more than one card again, other than
+        # on its own turn with two. Gaining cards is D4 (_give, _draw_move, _swap,
+        # _pass_hands); a seat that said UNO with two leaves when its turn ends without a
+        # play (pass, a draw that brings nothing) or when a jump-in takes the turn (_play).
         kind = move.kind
         if kind in TURN_KINDS and self._catchable:
             self._catchable.clear()  # D1: the player to act starts (or goes on with) a turn
@@ -687,6 +702,7 @@ class Game:
             self._draw_move(seat, events)
         elif kind == PASS:
             self.pending = None
+            self._uno.discard(seat)  # it holds the card it drew and at least one more
             if events is not None:
                 events.append(Event("pass", {"seat": seat}))
             self._advance(1)
@@ -716,18 +732,6 @@ class Game:
             if events is not None:
                 events.append(Event("catch", {"seat": seat, "target": target}))
             self._give(target, self.rules.uno_penalty, events, "uno_penalty")
-        if self._uno:
-            self._leave_uno()
-
-    def _leave_uno(self) -> None:
-        """NOTATION ``uno``: a seat leaves it when it holds more than one card again, other
-        than on its own turn with two (it said UNO with two, then passed, drew nothing,
-        or lost the turn to a jump-in)."""
-        hands = self._hands
-        turn = self.turn
-        left = [seat for seat in self._uno
-                if len(hands[seat]) > 2 or (len(hands[seat]) == 2 and seat != turn)]
-        self._uno.difference_update(left)
 
     def _play(self, seat: int, move: Move, events: list[Event] | None) -> None:
         card = move.card
@@ -735,6 +739,8 @@ class Game:
         pending = self.pending
         stacked = pending.amount if pending is not None and pending.kind != DRAWN_PENDING else 0
         jump_in = seat != self.turn
+        if jump_in and len(self._hands[self.turn]) > 1:
+            self._uno.discard(self.turn)
         self.turn = seat
         hand.remove(card)
         old_color = self._color
@@ -881,6 +887,8 @@ class Game:
         if drawn and self.is_playable(drawn[-1]):
             self.pending = Pending(DRAWN_PENDING, card=drawn[-1])
         else:
+            if not drawn and len(self._hands[seat]) > 1:
+                self._uno.discard(seat)
             self._advance(1)  # R4.4 / R4.5: nothing playable drawn, the turn ends
 
     def _challenge(self, seat: int, events: list[Event] | None) -> None:

@@ -233,13 +233,18 @@ class PlayArguments:
     passes_hands: bool
     """No argument, but every hand moves on (``seven_zero`` 0, ``pass_hands``)."""
 
+    @property
+    def simple(self) -> bool:
+        """No seat, no discard colour, no passing of hands: a colour at most."""
+        return self.seat is None and not self.discard_color and not self.passes_hands
+
     def to_dict(self) -> dict[str, object]:
         """The arguments as JSON (for front ends)."""
         return {"color": self.color, "seat": self.seat, "discard_color": self.discard_color,
                 "passes_hands": self.passes_hands}
 
 
-_ARGUMENTS: dict[tuple[int, Rules], PlayArguments] = {}
+_TABLES: dict[Rules, tuple[PlayArguments, ...]] = {}
 
 
 def play_arguments(card: int, rules: Rules) -> PlayArguments:
@@ -254,19 +259,27 @@ def play_arguments(card: int, rules: Rules) -> PlayArguments:
     >>> play_arguments(card("WC"), Rules(custom_rule="discard_color")).discard_color
     True
     """
-    key = (card, rules)
-    arguments = _ARGUMENTS.get(key)
-    if arguments is None:
-        rank = CARD_RANK[card]
-        custom = rules.custom_rule if card == WILD_CUSTOM else None
-        seat: Literal["swap", "draw"] | None = None
-        if card == WILD_SWAP or (card < WILD and rules.seven_zero and rank == 7):
-            seat = SWAP_SEAT
-        elif custom in CUSTOM_RULES_WITH_SEAT:
-            seat = DRAW_SEAT
-        arguments = _ARGUMENTS[key] = PlayArguments(
-            color=card >= WILD, seat=seat, discard_color=custom in CUSTOM_RULES_WITH_COLOR,
-            passes_hands=custom == "pass_hands" or (
-                card < WILD and rules.seven_zero and rank == 0),
-        )
-    return arguments
+    return play_arguments_table(rules)[card]
+
+
+def play_arguments_table(rules: Rules) -> tuple[PlayArguments, ...]:
+    """:func:`play_arguments` of every card under ``rules``, indexed by card (computed once
+    per rules: the engine's hot paths index it)."""
+    table = _TABLES.get(rules)
+    if table is None:
+        table = _TABLES[rules] = tuple(_arguments(card, rules) for card in range(NUM_CARDS))
+    return table
+
+
+def _arguments(card: int, rules: Rules) -> PlayArguments:
+    rank = CARD_RANK[card]
+    custom = rules.custom_rule if card == WILD_CUSTOM else None
+    seat: Literal["swap", "draw"] | None = None
+    if card == WILD_SWAP or (card < WILD and rules.seven_zero and rank == 7):
+        seat = SWAP_SEAT
+    elif custom in CUSTOM_RULES_WITH_SEAT:
+        seat = DRAW_SEAT
+    return PlayArguments(
+        color=card >= WILD, seat=seat, discard_color=custom in CUSTOM_RULES_WITH_COLOR,
+        passes_hands=custom == "pass_hands" or (card < WILD and rules.seven_zero and rank == 0),
+    )
