@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from test_server_support import Client, ServerThread, choose, create_room, join, run
 
-from unogame.server.flow import Timing
+from unogame.server.flow import STAND_IN_PREFIX, Timing
+from unogame.server.hub import LocalHub
 from unogame.server.rooms import Room
 from unogame.server.storage import SqliteStorage, StorageError
 
@@ -78,6 +79,15 @@ def test_a_player_gone_on_their_turn_gets_a_stand_in_after_the_grace_even_withou
         assert {"type": "stand_in_move", "seat": 1, "name": "Gita"} in marker["events"]
         assert host.last("room")["seats"][1]["away"] is True
         assert marker["timer_left"] is None  # no turn timer in this room
+        # The log keeps it: a room restored from storage says so too.
+        stored = server.manager.storage.load_moves(room.code, room.game_no)
+        assert any(seat == 1 and text.startswith(STAND_IN_PREFIX) for seat, text in stored)
+        again = Room.restore(room.code, server.manager.storage.load_rooms()[room.code],
+                             server.manager.storage, LocalHub(), Timing())
+        assert again.table is not None and room.table is not None
+        count = again.table.event_count
+        assert again.table.feed(0) == room.table.feed(0, 0)[:count]
+        assert {"type": "stand_in_move", "seat": 1, "name": "Gita"} in again.table.feed(0)
         # Gita comes back: the seat is hers again, and on her turn no bot plays it.
         back = await Client.connect(server.ws_url)
         start = len(host.messages)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..engine import Event, Move
-from ..table import DecisionRequest, NextRound, Table, TableError
+from ..table import BotPlay, DecisionRequest, NextRound, Table, TableError
 from .storage import ROUND_BOUNDARY, Storage
 
 log = logging.getLogger("unogame.server")
@@ -35,6 +35,9 @@ THINKERS: Final = concurrent.futures.ThreadPoolExecutor(max_workers=2,
 """Bots choose their moves here, not in the event loop."""
 RETRY_SECONDS: Final = 1.0
 """After a failed storage write, the next step is tried again this much later."""
+STAND_IN_PREFIX: Final = "bot:"
+"""Before a stored move a bot made for a person ("bot:draw"), so that the log replayed
+after a restart still says "bot played for NAME"."""
 
 
 @dataclass
@@ -85,6 +88,9 @@ class RoomGame:
         for seat, text in entries:
             if seat < 0 and text == ROUND_BOUNDARY:
                 self.table.next_round()
+            elif text.startswith(STAND_IN_PREFIX):  # checked by the engine in apply()
+                move = Move.parse(text.removeprefix(STAND_IN_PREFIX))
+                self.table.apply(BotPlay(seat, move, self.table.version, stand_in=True))
             else:
                 self.table.play(seat, Move.parse(text))
         self._stand_ins = self._stand_in_seats()
@@ -105,10 +111,12 @@ class RoomGame:
         return table.play(seat, move)
 
     def _store_and_apply(self, seat: int, move: Move | None,
-                         apply: Callable[[], list[Event]]) -> None:
+                         apply: Callable[[], list[Event]], stand_in: bool = False) -> None:
         """Store a bot's move (``None``: a round boundary), apply it, tell the room; a failed
         write changes nothing and the step is tried again later."""
         text = move.text if move is not None else ROUND_BOUNDARY
+        if stand_in:
+            text = STAND_IN_PREFIX + text
         try:
             self.storage.append_move(self.code, self.game_no, self.table.version,
                                      seat if move is not None else -1, text)
@@ -181,7 +189,8 @@ class RoomGame:
         if play is None:
             self.schedule()
             return
-        self._store_and_apply(play.seat, play.move, functools.partial(self.table.apply, play))
+        self._store_and_apply(play.seat, play.move, functools.partial(self.table.apply, play),
+                              play.stand_in)
 
     def _deal(self, step: NextRound) -> None:
         self.sync()
@@ -224,4 +233,4 @@ class RoomGame:
         self._cancel_timers()
 
 
-__all__ = ["RETRY_SECONDS", "THINKERS", "RoomGame", "Timing"]
+__all__ = ["RETRY_SECONDS", "STAND_IN_PREFIX", "THINKERS", "RoomGame", "Timing"]

@@ -33,7 +33,7 @@ def reaction_order(game: Game, delays: Mapping[int, float] | Sequence[float] | N
     players = game.players
     seats = [(turn + step * game.direction) % players for step in range(1, players)]
     waiting = [seat for seat in seats if game.legal_moves(seat)]
-    if delays is None or rng is None:
+    if not waiting or delays is None or rng is None:
         return waiting
     keys = {seat: float(delays[seat]) + rng.random() for seat in waiting}
     return sorted(waiting, key=lambda seat: keys[seat])  # sorted() is stable

@@ -20,7 +20,7 @@ TABLE_EVENT_KINDS: Final = (STAND_IN_MOVE,)
 """Event kinds the table adds to the engine's; bots are never sent them."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)  # not frozen: built for every decision, frozen is slower
 class DecisionRequest:
     """A bot's decision the table wants: run ``bot.choose(view, legal)`` anywhere (a worker
     thread too), then hand the answer to :meth:`Table.resolve`.
@@ -49,7 +49,7 @@ class DecisionRequest:
     def decide(self) -> tuple[Move | None, BaseException | None]:
         """Ask the bot (what a worker runs); an exception is returned, not raised."""
         try:
-            return self.bot.choose(self.view, list(self.legal)), None
+            return self.bot.choose(self.view, self.legal), None
         except Exception as error:  # a faulty bot must not stop the table
             return None, error
 

@@ -294,13 +294,13 @@ class Table:
         already handed out)."""
         if self._out is not None:
             return None
-        status = self.status
+        game = self.game
+        status = PLAYING if game.winner is None else self.status
         if status == ROUND_OVER:
             reason = self._deal_reason()
             return NextRound(self.version, reason) if reason else None
         if status != PLAYING:
             return None
-        game = self.game
         for seat in self._window:
             if seat in self._asked:
                 continue
@@ -331,7 +331,7 @@ class Table:
             raise TableError("stale", "this request is not the one handed out")
         self.cancel(request)
         seat = request.seat
-        if request.version != self.version or self.status != PLAYING \
+        if request.version != self.version or self.game.winner is not None \
                 or self._driver(seat, request.on_turn) is not request.bot:
             return None
         failure: str | None = None
@@ -478,7 +478,7 @@ class Table:
         """A new position: the off-turn reactions are offered afresh, in the table's order."""
         self._opened = self.now
         self._asked = set()
-        if self.status != PLAYING:
+        if self.game.winner is not None:
             self._window = []
             return
         self._window = reaction_order(self.game, self._delays, self._jitter)
