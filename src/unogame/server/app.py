@@ -187,7 +187,11 @@ class Server:
         try:
             handler(conn, message)
         except RoomError as error:
-            conn.error(error.code, error.message)
+            if error.reason is None:
+                conn.error(error.code, error.message)
+            else:
+                conn.send({"type": "error", "code": error.code, "message": error.message,
+                           "reason": error.reason})
         except StorageError as error:  # nothing was stored, so nothing changed
             log.warning("%s not saved: %s", message["type"], error)
             conn.error("not_saved", "the game could not be saved; nothing changed, try again")

@@ -30,6 +30,7 @@ from .flow import Timing as Timing
 from .hub import Hub
 from .names import BadNameError, clean_name
 from .storage import Storage, StorageError
+from .why import card_refusals, move_refusal
 
 log = logging.getLogger("unogame.server")
 
@@ -50,10 +51,12 @@ LOBBY: Final = "lobby"
 class RoomError(Exception):
     """A request the room refuses; ``code`` is a key the client translates."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
+        """The engine's refusal (code, rule, params) of an illegal move, for the page."""
 
 
 def default_bot_level() -> str:
@@ -439,7 +442,9 @@ class Room:
         try:
             move = current.table.check(seat, text)
         except TableError as error:
-            raise RoomError("illegal", error.message) from None
+            reason = move_refusal(current.table.game, seat, text) if error.code == "illegal" \
+                else None
+            raise RoomError("illegal", error.message, reason) from None
         current.sync()
         self._changed(current.store_and_play(seat, move))
 
@@ -511,10 +516,14 @@ class Room:
         current.sync()
         table = current.table
         playing = seat is not None and seat < table.players
+        view = table.view(seat if playing else None)
+        legal = [move.text for move in table.legal_moves(seat)] if playing else []
+        hand = view["hands"][seat] if playing and seat is not None else []
         return {
             "version": self.version, "status": self.status,
-            "view": table.view(seat if playing else None),
-            "legal": [move.text for move in table.legal_moves(seat)] if playing else [],
+            "view": view, "legal": legal,
+            "why": card_refusals(table.game, seat, hand, legal)
+            if playing and seat is not None and isinstance(hand, list) else {},
             "results": table.results, "round": table.round,
             "ready": sorted(table.ready),
             "timer_left": _seconds(table.turn_remaining()),

@@ -34,7 +34,8 @@ const S = {
   showScores: false,
   showRules: false,
   homeError: null,
-  pendingJoin: null, // what to send once connected
+  pendingJoin: null, // a create/join/watch to send once connected
+  queuedMove: null, // a move tapped while disconnected: sent after the seat is resumed
   bots: [],
   form: {},
   watching: false,
@@ -114,8 +115,9 @@ function connect() {
   ws.onopen = () => {
     S.wsOpen = true;
     S.retry = 0;
-    if (S.pendingJoin) { send(S.pendingJoin); S.pendingJoin = null; }
-    else if (S.code) enterRoom(S.code);
+    // Back into our seat first: a move or a join sent before that would be refused.
+    if (S.code && (localStorage.getItem(tokenKey(S.code)) || S.watching)) { S.pendingJoin = null; enterRoom(S.code); }
+    else if (S.pendingJoin) { send(S.pendingJoin); S.pendingJoin = null; }
     render();
   };
   ws.onmessage = (event) => onMessage(JSON.parse(event.data));
@@ -128,9 +130,23 @@ function connect() {
   };
 }
 
+const JOINS = new Set(["create", "join", "watch", "resume"]);
+
 function send(message) {
   if (S.ws && S.wsOpen) S.ws.send(JSON.stringify(message));
-  else S.pendingJoin = message;
+  else if (message.type === "move") { S.queuedMove = message; toast(t("web.toast.move_waits")); }
+  else if (JOINS.has(message.type)) S.pendingJoin = message;
+  else toast(t("web.toast.not_connected"));
+}
+
+// The move tapped while disconnected goes once the seat is back, if it still means the
+// same thing (same position, still legal); otherwise it is dropped, and the player told.
+function flushQueuedMove(message) {
+  const queued = S.queuedMove;
+  if (!queued) return;
+  S.queuedMove = null;
+  if (message.version === queued.version && (message.legal ?? []).includes(queued.move)) send(queued);
+  else toast(t("web.toast.move_dropped"));
 }
 
 function enterRoom(code) {
@@ -173,6 +189,7 @@ function onMessage(message) {
       S.roundOver = [...S.log].reverse().find((e) => e.type === "round_over") ?? null;
       S.dialog = null;
       trackChanges(true);
+      flushQueuedMove(message);
       break;
     case "update":
       S.game = message;
