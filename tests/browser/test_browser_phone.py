@@ -25,7 +25,7 @@ LANDSCAPE = {"width": 844, "height": 390}
 
 
 def stacked(hands: list[list[str]], first: str, seed: int = 5) -> list[str]:
-    """A deck dealing ``hands`` (seat 0 first, the dealer being the last seat), then
+    """A deck dealing ``hands`` (in dealing order: the seat after the dealer first), then
     ``first`` turned up, then the rest shuffled."""
     size = len(hands[0])
     deck = [hands[seat][i] for i in range(size) for seat in range(len(hands))] + [first]
@@ -116,4 +116,51 @@ def test_a_card_tapped_while_reconnecting_is_played_after_the_seat_is_resumed(
             assert page.url.endswith(f"/r/{code}")
             assert not page.locator(".home").count()
             assert room.seats[0].token_hash is not None
+        page.context.close()
+
+
+# ---------------------------------------------------------------- 6, 7. refusals explained
+
+
+def toast_text(page: Any, *parts: str) -> str:
+    page.wait_for_function("(parts)=>{const t=document.getElementById('live').textContent;"
+                           "return parts.every((p)=>t.includes(p))}", arg=list(parts),
+                           timeout=10_000)
+    return str(page.locator("#live").text_content())
+
+
+def test_a_refused_card_says_why_in_english_and_thai() -> None:
+    hands = [["R5", "R6", "R7", "R8", "R9", "B1", "B2"], ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"]]
+    with ServerThread() as server, browser_pages() as browser:
+        for lang, parts in (("en", ["Blue 1 does not match: play a Red card or one like Red 3",
+                                    "(R4.2)"]),
+                            ("th", ["ไม่ตรง", "แดง", "(R4.2)"])):
+            page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+            code = create_room(page, server.url, "Ann", 2, lang=lang)
+            add_bot(page)
+            server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked(hands, "R3"),
+                                               "seed": 1}
+            click(page, "[data-action=start]")
+            wait(page, ".status.mine")
+            page.locator(".hand button.card[data-card=B1]").click(force=True)
+            text = toast_text(page, *parts)
+            assert "cannot be played now" not in text
+            page.context.close()
+
+
+def test_a_wild_draw_four_on_a_draw_two_stack_says_why() -> None:
+    # Dealer Ann (seat 0): the bot plays first, and it has only Draw Twos to play on red.
+    bot = ["R+2", "Y+2", "Y+2", "G+2", "G+2", "B+2", "B+2"]
+    ann = ["W+4", "R5", "R6", "G7", "G8", "B1", "B2"]
+    with ServerThread() as server, browser_pages() as browser:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(page, server.url, "Ann", 2, rules={"stacking": True})
+        add_bot(page)
+        server.manager.rooms[code].deal = {"dealer": 0, "deck": stacked([bot, ann], "R3"),
+                                           "seed": 1}
+        click(page, "[data-action=start]")
+        wait(page, ".status.mine")
+        assert "2" in page.locator(".status.mine").inner_text()
+        page.locator(".hand button.card[data-card='W+4']").click(force=True)
+        toast_text(page, "only a card like Red Draw Two can go on the stack", "draw 2")
         page.context.close()

@@ -255,8 +255,32 @@ function onError(message) {
     return;
   }
   if (message.code === "stale") { toast(t("web.error.stale")); return; }
+  if (message.reason) { toast(refusalText(message.reason)); return; }
   const known = S.strings[`web.error.${message.code}`];
   toast(known ? t(`web.error.${message.code}`) : message.message);
+}
+
+// The engine's refusal (a stable code with parameters) in the player's language, with the
+// rule it cites for the curious.
+const SEAT_PARAMS = new Set(["seat", "target", "turn", "by"]);
+
+function refusalParam(name, value) {
+  if (name === "card" || name === "top") return value ? cardName(value) : "-";
+  if (name === "color") return value ? t(`common.color.${value}`) : t("web.color_none");
+  if (SEAT_PARAMS.has(name)) return seatName(value);
+  return String(value);
+}
+
+function refusalText(reason) {
+  const key = `web.why.${reason.code}`;
+  if (!(key in S.strings)) return reason.text;
+  const params = Object.fromEntries(Object.entries(reason.params ?? {}).map(([k, v]) => [k, refusalParam(k, v)]));
+  return reason.rule ? `${t(key, params)} (${reason.rule})` : t(key, params);
+}
+
+function whyNot(card) {
+  const reason = S.game?.why?.[card];
+  return reason ? refusalText(reason) : t("web.not_playable", { card: cardName(card) });
 }
 
 function trackChanges(fresh) {
@@ -816,7 +840,7 @@ function rulesDialog() {
 
 function startPlay(card) {
   const legal = legalMoves().filter((m) => m.kind === "play" && m.card === card);
-  if (!legal.length) { toast(t("web.not_playable", { card: cardName(card) })); return; }
+  if (!legal.length) { toast(whyNot(card)); return; }
   const wantUno = S.unoArmed && legal.some((m) => m.uno);
   const variants = legal.filter((m) => m.uno === wantUno);
   S.unoArmed = false;
@@ -928,7 +952,7 @@ app.addEventListener("click", (event) => {
   if (!target) return;
   if (target.dataset.move) { sendMove(target.dataset.move); return; }
   if (target.dataset.card) {
-    if (target.getAttribute("aria-disabled") === "true") { toast(t("web.not_playable", { card: cardName(target.dataset.card) })); return; }
+    if (target.getAttribute("aria-disabled") === "true") { toast(whyNot(target.dataset.card)); return; }
     startPlay(target.dataset.card); return;
   }
   if (target.dataset.pick) { pick(target.dataset.pick); return; }
