@@ -164,3 +164,149 @@ def test_a_wild_draw_four_on_a_draw_two_stack_says_why() -> None:
         page.locator(".hand button.card[data-card='W+4']").click(force=True)
         toast_text(page, "only a card like Red Draw Two can go on the stack", "draw 2")
         page.context.close()
+
+
+def start_dealt(page: Any, server: Any, code: str, hands: list[list[str]], first: str,
+                dealer: int) -> None:
+    server.manager.rooms[code].deal = {"dealer": dealer, "deck": stacked(hands, first),
+                                       "seed": 1}
+    click(page, "[data-action=start]")
+    wait(page, ".hand button.card")
+
+
+def test_being_hit_by_a_draw_two_is_announced() -> None:
+    bot = ["R+2", "Y+2", "Y+2", "G+2", "G+2", "B+2", "B+2"]
+    ann = ["W+4", "R5", "R6", "G7", "G8", "B1", "B2"]
+    with ServerThread(timing=Timing(think=1.0)) as server, browser_pages() as browser:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(page, server.url, "Ann", 2)
+        add_bot(page)
+        start_dealt(page, server, code, [bot, ann], "R3", dealer=0)
+        toast_text(page, "You draw 2! +2")
+        page.wait_for_function("()=>document.querySelectorAll('.hand button.card').length===9")
+        page.context.close()
+
+
+# ---------------------------------------------------------------- 2. the invite link
+
+
+def test_an_invite_link_to_this_computer_only_says_so_and_a_network_link_has_its_qr() -> None:
+    with browser_pages() as browser:
+        with ServerThread() as server:
+            for lang, words in (("en", "this computer only"), ("th", "เครื่องนี้เท่านั้น")):
+                page = browser.new_context(viewport=PHONE).new_page()
+                create_room(page, server.url, "Ann", 2, lang=lang)
+                note = page.locator(".local-only")
+                assert words in note.inner_text()
+                assert "uno serve --host 0.0.0.0" in note.inner_text()
+                assert not page.locator("img.qr").count()
+                page.context.close()
+        with ServerThread(lan_url="http://192.168.1.20:8000") as server:
+            page = browser.new_context(viewport=PHONE).new_page()
+            create_room(page, server.url, "Ann", 2)
+            assert page.locator("#invite").input_value().startswith("http://192.168.1.20:8000/r/")
+            assert page.locator("img.qr").count() == 1 and not page.locator(".local-only").count()
+            page.context.close()
+
+
+# ---------------------------------------------------------------- 3. the hand on phones
+
+
+def hand_boxes(page: Any) -> list[dict[str, float]]:
+    return list(page.evaluate("""() => [...document.querySelectorAll('.hand button.card')]
+        .map((b) => { const r = b.getBoundingClientRect();
+                      return {x: r.left, y: r.top, w: r.width, h: r.height,
+                              right: r.right, bottom: r.bottom}; })"""))
+
+
+def visible_parts(page: Any) -> list[float]:
+    """For each card, the width of its part not covered by the next card."""
+    boxes = hand_boxes(page)
+    parts = []
+    for index, box in enumerate(boxes):
+        later = [b for b in boxes[index + 1:] if abs(b["y"] - box["y"]) < 2]
+        parts.append(min([b["x"] for b in later] + [box["right"]]) - box["x"])
+    return parts
+
+
+TWELVE = [["B7", "R1", "WS", "G4", "Y9", "R8", "B+2", "G0", "Y2", "W", "RS", "B3"],
+          ["Y1", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "G1", "G2", "G3", "G5", "G6"]]
+
+
+def test_twelve_cards_at_360_fit_without_sideways_scrolling_sorted_with_44px_targets() -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(page, server.url, "Ann", 2, fill=True, rules={"hand_size": 12})
+        server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked(TWELVE, "R3"), "seed": 1}
+        click(page, "[data-action=start]")
+        page.wait_for_function("()=>document.querySelectorAll('.hand button.card').length===12")
+        page.wait_for_timeout(500)
+        widths = page.evaluate("""() => { const h = document.querySelector('.hand');
+            return [h.scrollWidth, h.clientWidth, document.documentElement.scrollWidth]; }""")
+        assert widths[0] <= widths[1] and widths[2] <= 360, widths
+        for box in hand_boxes(page):
+            assert box["w"] >= 44 and box["h"] >= 44, box
+            assert box["x"] >= 0 and box["right"] <= 360, box
+            assert box["y"] >= 0 and box["bottom"] <= 740, box  # on screen, no scrolling
+        assert min(visible_parts(page)) >= 44
+        codes = [page.locator(".hand button.card").nth(i).get_attribute("data-card")
+                 for i in range(12)]
+        colours = ["RYGBW".index(code[0]) for code in codes]
+        assert colours == sorted(colours), codes
+        click(page, "[data-action=sort]")  # as dealt
+        page.wait_for_function("()=>document.querySelector('[data-action=sort]')"
+                               ".getAttribute('aria-pressed')==='false'")
+        page.context.close()
+
+
+def test_eighteen_cards_at_360x740_stay_on_screen() -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(page, server.url, "Ann", 2, fill=True, rules={"hand_size": 18})
+        eighteen = [[card_code(c) for c in full_deck()][:18], [card_code(c) for c in full_deck()][18:36]]
+        server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked(eighteen, "G9"),
+                                           "seed": 1}
+        click(page, "[data-action=start]")
+        page.wait_for_function("()=>document.querySelectorAll('.hand button.card').length===18")
+        page.wait_for_timeout(500)
+        for box in hand_boxes(page):
+            assert box["w"] >= 44 and box["h"] >= 44
+            assert 0 <= box["x"] and box["right"] <= 360 and 0 <= box["y"] and box["bottom"] <= 740
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.context.close()
+
+
+def test_landscape_phone_shows_the_hand_without_scrolling() -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+        page = browser.new_context(viewport=LANDSCAPE, locale="en-US").new_page()
+        code = create_room(page, server.url, "Ann", 2, fill=True, rules={"hand_size": 12})
+        server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked(TWELVE, "R3"), "seed": 1}
+        click(page, "[data-action=start]")
+        page.wait_for_function("()=>document.querySelectorAll('.hand button.card').length===12")
+        page.wait_for_timeout(500)
+        assert page.evaluate("window.scrollY") == 0
+        for box in hand_boxes(page):
+            assert box["h"] >= 44 and box["w"] >= 44
+            assert 0 <= box["y"] and box["bottom"] <= 390, box
+        assert page.evaluate("document.documentElement.scrollWidth") <= 844
+        page.context.close()
+
+
+# ---------------------------------------------------------------- 4. players in play order
+
+
+def test_players_sit_in_play_order_and_the_next_one_is_marked() -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(page, server.url, "Ann", 4, fill=True)
+        hands = [[f"{c}{n}" for n in range(1, 8)] for c in "RYGB"]
+        # Dealer seat 3: Ann (seat 0) plays first; clockwise, seat 1 plays next.
+        server.manager.rooms[code].deal = {"dealer": 3, "deck": stacked(hands, "R0"), "seed": 1}
+        click(page, "[data-action=start]")
+        wait(page, ".status.mine")
+        seats = page.evaluate("()=>[...document.querySelectorAll('.opponent')]"
+                              ".map((li)=>Number(li.dataset.seat))")
+        assert seats == [1, 2, 3]
+        assert page.locator(".opponent.next").get_attribute("data-seat") == "1"
+        assert "next" in page.locator(".opponent.next").inner_text()
+        page.context.close()

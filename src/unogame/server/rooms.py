@@ -40,6 +40,8 @@ CODE_LENGTH: Final = 8
 out in two groups of four ("HK7P 3RXD"); spaces and dashes in a typed code are ignored."""
 SEED_BITS: Final = 128
 LOG_KEEP: Final = 300
+MATCHES_KEPT: Final = 20
+"""The finished matches a room remembers for its scoreboard ("Play again" keeps them)."""
 """Events kept for a (re)joining client's log."""
 
 GRACE_DEFAULT: Final = 20
@@ -158,6 +160,7 @@ class Room:
         self.spectators = 0
         self.last_active = time.monotonic()
         self.deal: dict[str, Any] | None = None
+        self.matches: list[dict[str, Any]] = []
         """A stacked deal for every game of the room (``dealer``, ``deck``, ``seed``):
         set from Python only, for tests and prepared lessons; players never send one."""
 
@@ -192,7 +195,7 @@ class Room:
             "seats": [seat.to_dict() for seat in self.seats],
             "host": self.host, "status": self.status, "game_no": self.game_no,
             "game_seed": self.game_seed, "version_base": self.version_base,
-            "deal": self.deal,
+            "deal": self.deal, "matches": self.matches,
         }
 
     def save(self) -> None:
@@ -214,6 +217,7 @@ class Room:
         room.game_seed = data["game_seed"]
         room.version_base = data["version_base"]
         room.deal = data.get("deal")
+        room.matches = list(data.get("matches", []))
         if room.game_no:
             room._new_game()
             assert room.current is not None
@@ -380,16 +384,25 @@ class Room:
         self._begin_game(seats)
 
     def rematch(self) -> None:
+        """"Play again": a new match with the same seats; the one just played joins the
+        room's match history (its scoreboard stays visible)."""
         if self.status != MATCH_OVER:
             raise RoomError("not_over", "the match is not over")
-        self._begin_game(self.seats)
+        table = self.table
+        assert table is not None
+        finished = {"game_no": self.game_no, "results": table.results,
+                    "names": [seat.name for seat in self.seats],
+                    "winner": table.game.game_winner}
+        self._begin_game(self.seats, [*self.matches, finished][-MATCHES_KEPT:])
 
-    def _begin_game(self, seats: list[Seat]) -> None:
+    def _begin_game(self, seats: list[Seat], matches: list[dict[str, Any]] | None = None) -> None:
         seed = self.deal["seed"] if self.deal is not None else secrets.randbits(SEED_BITS)
+        matches = self.matches if matches is None else matches
         self.storage.save_room(self.code, {  # stored first: a failed write changes nothing
             **self.record(), "version_base": self.version + 1, "game_no": self.game_no + 1,
-            "game_seed": seed, "status": PLAYING,
+            "game_seed": seed, "status": PLAYING, "matches": matches,
             "seats": [seat.to_dict() for seat in seats]})
+        self.matches = matches
         self.version_base = self.version + 1
         self.game_no += 1
         self.game_seed = seed
@@ -500,7 +513,7 @@ class Room:
             "rules": self.rules_dict, "timer": self.timer, "grace": self.grace,
             "fill": self.fill, "status": self.status,
             "host": self.host, "you": seat, "spectators": self.spectators,
-            "game_no": self.game_no,
+            "game_no": self.game_no, "matches": self.matches,
             "seats": [{"name": info.name, "kind": info.kind, "level": info.level,
                        "connected": info.kind == "bot" or info.connected > 0,
                        "away": infos is not None and index < len(infos)

@@ -28,7 +28,7 @@ const S = {
   reveal: null, // a challenged hand shown to us
   prevHand: [],
   prevTop: null,
-  newCards: new Set(),
+  newCards: new Map(), // card code -> how many of it just arrived
   topChanged: false,
   showLog: false,
   showScores: false,
@@ -183,6 +183,7 @@ function onMessage(message) {
       S.seat = message.you;
       break;
     case "state":
+      S.hits = new Set();
       S.game = message;
       setCountdowns(message);
       S.log = message.log.slice();
@@ -194,6 +195,8 @@ function onMessage(message) {
     case "update":
       S.game = message;
       setCountdowns(message);
+      S.hits = new Set();
+      announce(message.events);
       for (const event of message.events) onEvent(event);
       S.log.push(...message.events);
       if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
@@ -231,6 +234,61 @@ setInterval(() => {
     if (left !== null) element.textContent = t(element.dataset.key, { seconds: left });
   }
 }, 500);
+
+// Every surprise gets a line (spoken by the live region) and a short animation of the
+// seat it hit: draws ("+4!"), skips, reverses, swaps, passed hands, catches, jump-ins,
+// the stack total and the custom card's effect.
+function surprise(event, events) {
+  const me = event.seat === S.seat;
+  const name = event.seat !== undefined ? seatName(event.seat) : "";
+  switch (event.type) {
+    case "draw":
+      if (event.reason === "turn" || event.count < 1) return null;
+      S.hits.add(event.seat);
+      return t(me ? "web.surprise.you_draw" : "web.surprise.draws", { name, count: event.count });
+    case "skip":
+      S.hits.add(event.seat);
+      return t(me ? "web.surprise.you_skipped" : "web.surprise.skipped", { name });
+    case "play": {
+      const { rank } = splitCode(event.card);
+      if (event.jump_in) return t("web.surprise.jump_in", { name, card: cardName(event.card) });
+      if (rank === "R") return t("web.surprise.reverse", { name });
+      if (S.game?.view?.pending?.kind === "stack" && (rank === "+2" || rank === "W+4")) {
+        return t("web.surprise.stack", { name, amount: S.game.view.pending.amount });
+      }
+      return null;
+    }
+    case "swap": {
+      const [a, b] = event.seats;
+      event.seats.forEach((seat) => S.hits.add(seat));
+      if (S.seat === a || S.seat === b) return t("web.surprise.swap_you", { name: seatName(S.seat === a ? b : a) });
+      return t("web.log.swap", { a: seatName(a), b: seatName(b) });
+    }
+    case "pass_hands": return t("web.surprise.pass_hands");
+    case "catch":
+      S.hits.add(event.target);
+      return event.target === S.seat ? t("web.toast.caught", { name }) : t("web.log.catch", { name, target: seatName(event.target) });
+    case "custom": return customText(event, events);
+    default: return null;
+  }
+}
+
+function announce(events) {
+  const lines = events.map((event) => surprise(event, events)).filter(Boolean);
+  if (lines.length) toast(lines.slice(-3).join(" · "), true);
+}
+
+// A Wild Customizable's effect, with its number and the player it hit.
+function customText(event, events) {
+  const count = S.roomInfo?.rules?.custom_count ?? S.meta?.rules?.custom_count ?? 2;
+  const rule = t(`common.custom.${event.rule}`).replace(/\bN\b/g, String(count));
+  const list = events ?? S.log;
+  const at = list.indexOf(event);
+  const play = [...list.slice(0, at < 0 ? list.length : at)].reverse().find((e) => e.type === "play" && e.seat === event.seat);
+  const target = play ? parseMove(play.move).target : null;
+  return target === null || target === undefined ? t("web.log.custom", { rule })
+    : t("web.log.custom_target", { rule, name: seatName(target) });
+}
 
 function onEvent(event) {
   if (event.type === "round_over") S.roundOver = event;
@@ -287,13 +345,13 @@ function trackChanges(fresh) {
   const view = S.game?.view;
   if (!view) return;
   const hand = S.seat !== null && Array.isArray(view.hands[S.seat]) ? view.hands[S.seat] : [];
-  S.newCards = new Set();
+  S.newCards = new Map();
   if (!fresh) {
     const before = [...S.prevHand];
-    hand.forEach((card, index) => {
+    for (const card of hand) {
       const at = before.indexOf(card);
-      if (at >= 0) before.splice(at, 1); else S.newCards.add(index);
-    });
+      if (at >= 0) before.splice(at, 1); else S.newCards.set(card, (S.newCards.get(card) ?? 0) + 1);
+    }
   }
   const top = view.discard_pile[0] ?? null;
   S.topChanged = !fresh && top !== S.prevTop;
@@ -303,9 +361,10 @@ function trackChanges(fresh) {
 }
 
 let toastTimer = null;
-function toast(text) {
+function toast(text, loud = false) {
   live.textContent = text;
   live.classList.add("show");
+  live.classList.toggle("loud", loud);
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => live.classList.remove("show"), 3500);
 }
@@ -373,9 +432,10 @@ function icon(name) {
 function render() {
   const focused = document.activeElement?.dataset?.focus;
   const page = [topBar()];
-  if (!S.code || (!S.roomInfo && !S.game)) page.push(S.code ? joinScreen() : homeScreen());
-  else if (S.roomInfo?.status === "lobby" || !S.game?.view) page.push(lobbyScreen());
-  else page.push(gameScreen());
+  let screen = "game";
+  if (!S.code || (!S.roomInfo && !S.game)) screen = S.code ? "join" : "home";
+  else if (S.roomInfo?.status === "lobby" || !S.game?.view) screen = "lobby";
+  page.push({ join: joinScreen, home: homeScreen, lobby: lobbyScreen, game: gameScreen }[screen]());
   if (S.showRules) page.push(rulesDialog());
   // Keep the reader's place in scrolled panels: the page re-renders on every move.
   const scrolled = [".rules", ".round-dialog", ".log", ".hand", ".table-scroll"].map((selector) => {
@@ -388,7 +448,9 @@ function render() {
     const element = app.querySelector(selector);
     if (element) { element.scrollTop = top; element.scrollLeft = left; }
   }
-  if (focused) app.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
+  // A new screen opens at its top (the Start button was pressed far down the lobby).
+  if (screen !== S.screen) { S.screen = screen; window.scrollTo(0, 0); }
+  else if (focused) app.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
   const dialog = app.querySelector("[role=dialog] [autofocus], [role=dialog] button");
   if (dialog && !app.querySelector("[role=dialog]").contains(document.activeElement)) dialog.focus();
 }
@@ -484,11 +546,18 @@ function joinScreen() {
     </section></main>`;
 }
 
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+
 function inviteLink() {
   // Opened on the server's own machine: give phones the network address instead.
-  const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
+  const local = LOOPBACK.includes(location.hostname);
   const base = local && S.meta?.lan_url ? S.meta.lan_url : location.origin;
   return `${base}/r/${S.code}`;
+}
+
+// A link to this computer itself (127.0.0.1): no phone can open it.
+function linkIsLocalOnly(link) {
+  return LOOPBACK.includes(new URL(link).hostname);
 }
 
 function lobbyScreen() {
@@ -512,7 +581,9 @@ function lobbyScreen() {
       <h1>${(info.name)}</h1>
       <p class="code-label">${t("web.room_code")}</p>
       <p class="big-code" data-testid="room-code">${spacedCode(info.room)}</p>
-      <img class="qr" src="/api/qr.svg?data=${encodeURIComponent(link)}" alt="${t("web.qr_alt")}" width="164" height="164">
+      ${linkIsLocalOnly(link) ? html`<p class="local-only" role="note">${t("web.local_only")}
+          <code>uno serve --host 0.0.0.0</code></p>`
+        : html`<img class="qr" src="/api/qr.svg?data=${encodeURIComponent(link)}" alt="${t("web.qr_alt")}" width="164" height="164">`}
       <div class="row link-row"><input readonly value="${(link)}" aria-label="${t("web.invite_link")}" id="invite">
         <button data-action="copy" class="small">${t("web.copy")}</button></div>
     </section>
@@ -544,19 +615,22 @@ function gameScreen() {
   const info = S.roomInfo;
   const n = view.players;
   const me = S.seat !== null && S.seat < n ? S.seat : null;
+  // Everyone else in the order they play from here, following the direction: the
+  // arrangement shows who comes next (a Reverse turns it around).
   const order = [];
-  for (let k = 1; k <= n; k++) {
-    const seat = me === null ? k - 1 : (me + k) % n;
-    if (seat !== me) order.push(seat);
-  }
+  const dir = view.direction === -1 ? -1 : 1;
+  for (let k = me === null ? 0 : 1; k < n; k++) order.push((((me ?? 0) + dir * k) % n + n) % n);
+  const nextSeat = view.winner === null ? ((view.turn + dir) % n + n) % n : null;
   const catches = new Set(legal.filter((m) => m.kind === "catch").map((m) => m.target));
   const opponents = order.map((seat) => {
     const count = Array.isArray(view.hands[seat]) ? view.hands[seat].length : view.hands[seat];
     const seatInfo = info?.seats?.[seat];
     const turn = view.turn === seat && view.winner === null;
-    const backs = Array.from({ length: Math.min(count, 12) }, () => html`<span class="mini">${backSVG()}</span>`);
-    return html`<li class="opponent ${turn ? "turn" : ""}" aria-label="${(t("web.opponent_label", { name: seatName(seat), count, points: view.scores[seat] }))}${turn ? ". " + t("web.their_turn") : ""}">
+    const backs = Array.from({ length: Math.min(count, n > 4 ? 3 : 8) }, () => html`<span class="mini">${backSVG()}</span>`);
+    const next = seat === nextSeat && !turn;
+    return html`<li class="opponent ${turn ? "turn" : ""} ${next ? "next" : ""} ${S.hits?.has(seat) ? "hit" : ""}" data-seat="${seat}" aria-label="${(t("web.opponent_label", { name: seatName(seat), count, points: view.scores[seat] }))}${turn ? ". " + t("web.their_turn") : ""}${next ? ". " + t("web.plays_next") : ""}">
       <div class="op-name">${turn ? html`<span class="turn-mark" aria-hidden="true">▶</span>` : ""}${(seatName(seat))}
+        ${next ? html`<span class="tag next">${t("web.next")}</span>` : ""}
         ${seatInfo?.kind === "bot" ? html`<span class="tag bot">${t("web.bot")}</span>` : ""}
         ${seatInfo && !seatInfo.connected ? html`<span class="tag off">${t("web.offline")}</span>` : ""}
         ${seatInfo?.away ? html`<span class="tag off">${t("web.away")}</span>` : ""}
@@ -597,14 +671,18 @@ function gameScreen() {
   else if (me !== null && view.pending?.kind === "challenge" && myTurn()) overlay = challengeDialog(view, legal);
   else if (game.status === "match_over" || (game.status === "round_over" && !pressedNext())) overlay = roundDialog();
   else if (S.showScores) overlay = scoresDialog();
+  if (S.confirmLeave) overlay = leaveDialog();
   const waiting = game.status === "round_over" && pressedNext() ? html`<p class="status waiting-next">${t("web.waiting_others",
     { ready: game.ready.length, total: waitingFor() })} ${nextRoundCountdown()}</p>` : "";
-  return html`<main class="game">
-    <ul class="opponents">${opponents}</ul>
-    ${table}${waiting || status}${handSection}${actions}
-    <nav class="game-nav">
+  const houseRules = activeRules();
+  const rulesLine = houseRules.length ? html`<button class="ghost small rules-line" data-action="rules">${t("web.house_rules")}: ${houseRules.map(([name]) => name).join(" · ")}</button>` : "";
+  return html`<main class="game seats-${n > 6 ? "many" : "few"}">
+    <ol class="opponents dir-${dir === 1 ? "cw" : "ccw"}" aria-label="${t("web.play_order")}">${opponents}</ol>
+    ${table}${waiting || status}
+    <div class="dock">${handSection}${actions}</div>
+    <nav class="game-nav">${rulesLine}
       <button class="ghost" data-action="scores" data-focus="scores">${t("web.scoreboard")}</button>
-      <button class="ghost" data-action="log" data-focus="log" aria-expanded="${S.showLog}">${t("web.log")}</button>
+      <button class="ghost" data-action="log" data-focus="log" aria-expanded="${String(S.showLog)}">${t("web.log")}</button>
       <button class="ghost" data-action="leave">${t("web.leave")}</button>
     </nav>
     ${S.showLog ? logView() : ""}
@@ -635,27 +713,51 @@ function handView(view, legal, me) {
     plays.get(move.card).push(move);
   }
   const deciding = plays.size > 0 || myTurn();
-  const cards = hand.map((code, index) => {
+  const fresh = new Map(S.newCards);
+  const shown = sortedHand() ? [...hand].sort(cardOrder) : hand;
+  const cards = shown.map((code, index) => {
     const playable = plays.has(code);
     const label = `${cardName(code)}${playable ? ", " + t("web.playable") : ""}`;
-    return html`<li><button class="card ${playable ? "playable" : deciding ? "dim" : ""} ${S.newCards.has(index) ? "new" : ""}"
+    const isNew = (fresh.get(code) ?? 0) > 0;
+    if (isNew) fresh.set(code, fresh.get(code) - 1);
+    return html`<li><button class="card ${playable ? "playable" : deciding ? "dim" : ""} ${isNew ? "new" : ""}"
       data-card="${code}" data-focus="card-${index}" aria-label="${(label)}" ${playable ? "" : raw('aria-disabled="true"')}>
       ${cardSVG(code)}</button></li>`;
   });
-  return html`<section class="hand-wrap" aria-label="${t("web.your_hand", { count: hand.length })}">
+  return html`<section class="hand-wrap ${S.hits?.has(me) ? "hit" : ""}" aria-label="${t("web.your_hand", { count: hand.length })}">
     <div class="hand-head"><span>${t("web.your_hand", { count: hand.length })}</span>
       <span>${t("web.points", { points: view.scores[me] })}</span>
-      ${view.uno.includes(me) ? html`<span class="tag uno">UNO</span>` : ""}</div>
+      ${view.uno.includes(me) ? html`<span class="tag uno">UNO</span>` : ""}
+      <button class="ghost small sort" data-action="sort" data-focus="sort" aria-pressed="${String(sortedHand())}">${t("web.sort_hand")}</button></div>
     <ul class="hand ${hand.length > 6 ? "many" : ""} ${hand.length > 12 ? "lots" : ""}">${cards}</ul></section>`;
+}
+
+const COLOR_ORDER = ["R", "Y", "G", "B"];
+const RANK_ORDER = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2"];
+
+function sortedHand() { return localStorage.getItem("uno.sort") !== "dealt"; }
+
+// By colour (red, yellow, green, blue, then the wilds), then by number and action.
+function cardOrder(a, b) {
+  const key = (code) => {
+    const { color, rank } = splitCode(code);
+    const c = color === null ? 9 : COLOR_ORDER.indexOf(color);
+    const r = RANK_ORDER.indexOf(rank);
+    return [c, r < 0 ? 99 : r, code];
+  };
+  const [x, y] = [key(a), key(b)];
+  return x[0] - y[0] || x[1] - y[1] || (x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0);
 }
 
 function actionBar(view, legal) {
   const buttons = [];
   const unoAlone = legal.some((m) => m.kind === "uno");
   const unoWithPlay = legal.some((m) => m.kind === "play" && m.uno);
-  if (unoAlone || unoWithPlay) {
+  if (S.seat !== null && view.uno.includes(S.seat)) {
+    buttons.push(html`<button class="uno-btn said" data-action="uno-said" aria-pressed="true" disabled>${t("web.uno_said")}</button>`);
+  } else if (unoAlone || unoWithPlay) {
     buttons.push(html`<button class="uno-btn ${S.unoArmed ? "armed" : ""}" data-action="uno" data-focus="uno"
-      aria-pressed="${S.unoArmed}">${t("common.move.uno")}</button>`);
+      aria-pressed="${String(S.unoArmed)}">${S.unoArmed ? t("web.uno_ready") : t("common.move.uno")}</button>`);
   }
   if (legal.some((m) => m.kind === "pass")) {
     buttons.push(html`<button data-move="pass" data-focus="pass">${t("common.move.pass")}</button>`);
@@ -672,10 +774,13 @@ function actionBar(view, legal) {
   return html`<div class="actions">${buttons}</div>`;
 }
 
-function dialogShell(title, body, closable = true, extraClass = "") {
+// closable: "cancel" for a choice that can be called off, "close" for a dialog that only
+// shows something, false for none.
+function dialogShell(title, body, closable = "cancel", extraClass = "") {
+  const label = closable === "close" ? t("web.close") : t("web.cancel");
   return html`<div class="overlay"><div class="dialog ${extraClass}" role="dialog" aria-modal="true" aria-labelledby="dialog-title">
     <h2 id="dialog-title">${title}</h2>${body}
-    ${closable ? html`<button class="ghost close" data-action="close-dialog">${t("web.cancel")}</button>` : ""}</div></div>`;
+    ${closable ? html`<button class="ghost close" data-action="close-dialog">${label}</button>` : ""}</div></div>`;
 }
 
 function colorDialog(options, titleKey) {
@@ -765,16 +870,22 @@ function roundDialog() {
       <th>${t("web.hand_points")}</th><th>${t("web.total")}</th></tr></thead><tbody>${rows}</tbody></table>`);
   }
   if (over) {
-    body.push(html`<p class="match-winner">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>${scoreTable()}`);
+    body.push(html`<p class="match-winner celebrate">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>${scoreTable()}${pastMatches()}`);
     body.push(host ? html`<button class="primary big" data-action="rematch" autofocus>${t("web.rematch")}</button>`
       : html`<p class="muted">${t("web.wait_rematch")}</p>`);
   } else if (S.seat !== null) {
     body.push(html`<button class="primary big" data-action="next-round" autofocus>${t("web.next_round")}</button>
       <p class="muted">${nextRoundCountdown()}</p>`);
   } else {
-    body.push(html`<p class="muted">${t("web.wait_next_round")} ${nextRoundCountdown()}</p>`);
+    body.push(html`<p class="muted">${t("web.wait_players_next")} ${nextRoundCountdown()}</p>`);
   }
   return dialogShell(over ? t("web.match_over") : t("web.round_over"), body, false, "round-dialog");
+}
+
+function leaveDialog() {
+  return dialogShell(t("web.leave_title"), html`<p>${t("web.leave_text")}</p>
+    <div class="row center"><button class="primary" data-action="leave-no" autofocus>${t("web.stay")}</button>
+    <button data-action="leave-yes">${t("web.leave")}</button></div>`, false, "leave-dialog");
 }
 
 function scoreTable() {
@@ -789,7 +900,24 @@ function scoreTable() {
 }
 
 function scoresDialog() {
-  return dialogShell(t("web.scoreboard"), scoreTable());
+  return dialogShell(t("web.scoreboard"), [scoreTable(), pastMatches()], "close", "scores-dialog");
+}
+
+// The matches this room played before "Play again": their scoreboards stay.
+function pastMatches() {
+  const matches = S.roomInfo?.matches ?? [];
+  if (!matches.length) return "";
+  const blocks = [...matches].reverse().map((match, index) => {
+    const names = match.names ?? [];
+    const head = names.map((name, seat) => html`<th scope="col">${displayName({ ...(S.roomInfo.seats[seat] ?? {}), name })}</th>`);
+    const rows = match.results.map((result, round) => html`<tr><th scope="row">${t("web.round_n", { number: round + 1 })}</th>
+      ${result.scores.map((score, seat) => html`<td class="num ${seat === result.winner ? "winner" : ""}">${score}</td>`)}</tr>`);
+    const winner = match.winner === null || match.winner === undefined ? "" : names[match.winner] ?? "";
+    return html`<details class="past-match" ${index === 0 ? "open" : ""}><summary>${t("web.past_match", { number: matches.length - index })}
+      ${winner ? html` · ${t("web.past_winner", { name: winner })}` : ""}</summary>
+      <div class="table-scroll"><table class="score-table"><thead><tr><th></th>${head}</tr></thead><tbody>${rows}</tbody></table></div></details>`;
+  });
+  return html`<h3 class="past-title">${t("web.past_matches")}</h3>${blocks}`;
 }
 
 function logLine(event) {
@@ -813,7 +941,7 @@ function logLine(event) {
     case "pass": return t("web.log.pass", { name });
     case "swap": return t("web.log.swap", { a: seatName(event.seats[0]), b: seatName(event.seats[1]) });
     case "pass_hands": return t("web.log.pass_hands");
-    case "custom": return t("web.log.custom", { rule: t(`common.custom.${event.rule}`) });
+    case "custom": return customText(event, null);
     case "discard": return t("web.log.discard", { name, cards: event.cards.map(cardName).join(", ") || "-" });
     case "reshuffle": return t("web.log.reshuffle", { count: event.count });
     case "round_over": return t("web.log.round_over", { name: seatName(event.winner), points: event.points.reduce((a, b) => a + b, 0) });
@@ -828,9 +956,31 @@ function logView() {
   return html`<section class="log panel" aria-label="${t("web.log")}"><ol reversed>${lines}</ol></section>`;
 }
 
+// The house rules switched on in this room, each with a line saying what it does.
+function activeRules() {
+  const rules = S.roomInfo?.rules ?? {};
+  const lines = [];
+  for (const [key, value] of Object.entries(rules)) {
+    if (value === true && `web.rule_help.${key}` in S.strings) lines.push([ruleText(key, value), t(`web.rule_help.${key}`)]);
+  }
+  if (rules.custom_rule && rules.custom_rule !== "none") {
+    const count = rules.custom_count ?? 2;
+    lines.push([t("common.rule.custom_rule"), t(`common.custom.${rules.custom_rule}`).replace(/\bN\b/g, String(count))]);
+  }
+  return lines;
+}
+
+function activeRulesView() {
+  const lines = activeRules();
+  if (!S.roomInfo) return "";
+  return html`<h3>${t("web.rules_here")}</h3>${lines.length
+    ? html`<ul class="active-rules">${lines.map(([name, help]) => html`<li><strong>${name}</strong>: ${help}</li>`)}</ul>`
+    : html`<p>${t("web.rules_classic")}</p>`}`;
+}
+
 function rulesDialog() {
   const sections = ["goal", "turn", "actions", "wild", "uno", "scoring", "house"];
-  const body = sections.map((name) => html`<h3>${t(`rules.${name}.title`)}</h3><p>${t(`rules.${name}.text`)}</p>`);
+  const body = [activeRulesView(), sections.map((name) => html`<h3>${t(`rules.${name}.title`)}</h3><p>${t(`rules.${name}.text`)}</p>`)];
   return html`<div class="overlay rules-overlay"><div class="dialog rules" role="dialog" aria-modal="true" aria-labelledby="rules-title">
     <h2 id="rules-title" tabindex="-1" autofocus>${t("rules.title")}</h2>${body}
     <button class="primary" data-action="close-rules">${t("web.close")}</button></div></div>`;
@@ -896,11 +1046,13 @@ function collectSettings() {
   };
 }
 
+// A blank name is sent as none: the server numbers it ("Player 2"), so two blank names
+// never read the same.
 function playerName() {
   const input = document.getElementById("player-name");
-  const name = (input?.value || "").trim() || t("web.default_player");
-  localStorage.setItem("uno.name", name);
-  return name;
+  const name = (input?.value || "").trim();
+  if (name) localStorage.setItem("uno.name", name);
+  return name || null;
 }
 
 function leaveRoom() {
@@ -987,7 +1139,10 @@ app.addEventListener("click", (event) => {
     case "rematch": send({ type: "rematch" }); break;
     case "scores": S.showScores = !S.showScores; break;
     case "log": S.showLog = !S.showLog; break;
-    case "leave": leaveRoom(); return;
+    case "sort": localStorage.setItem("uno.sort", sortedHand() ? "dealt" : "sorted"); break;
+    case "leave": S.confirmLeave = true; break;
+    case "leave-yes": S.confirmLeave = false; leaveRoom(); return;
+    case "leave-no": S.confirmLeave = false; break;
     default: break;
   }
   if (action === "scores" && !S.showScores) S.dialog = null;
@@ -1009,6 +1164,7 @@ document.addEventListener("keydown", (event) => {
   if (event.target.matches("input, select, textarea")) return;
   if (event.key === "Escape") {
     if (S.showRules) S.showRules = false;
+    else if (S.confirmLeave) S.confirmLeave = false;
     else if (S.dialog) S.dialog = null;
     else if (S.showScores) S.showScores = false;
     else if (S.reveal) S.reveal = null;
