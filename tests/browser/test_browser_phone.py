@@ -62,7 +62,9 @@ def create_room(page: Any, url: str, name: str, seats: int, *, fill: bool = Fals
     if rules:
         page.locator("details summary").first.click()
         for key, value in rules.items():
-            if isinstance(value, bool):
+            if isinstance(value, str):
+                page.select_option(f"#rule-{key}", value)
+            elif isinstance(value, bool):
                 page.locator(f"#rule-{key}").set_checked(value)
             else:
                 page.fill(f"#rule-{key}", str(value))
@@ -309,4 +311,150 @@ def test_players_sit_in_play_order_and_the_next_one_is_marked() -> None:
         assert seats == [1, 2, 3]
         assert page.locator(".opponent.next").get_attribute("data-seat") == "1"
         assert "next" in page.locator(".opponent.next").inner_text()
+        page.context.close()
+
+
+# ---------------------------------------------------------------- 7, 8. the small things
+
+
+def test_the_uno_button_shows_that_uno_was_said() -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(page, server.url, "Ann", 2, rules={"hand_size": 2})
+        add_bot(page)
+        start_dealt(page, server, code, [["R5", "R6"], ["Y1", "Y2"]], "R3", dealer=1)
+        wait(page, ".status.mine")
+        click(page, "[data-action=uno]")
+        wait(page, ".uno-btn.said")
+        button = page.locator(".uno-btn.said")
+        assert "said" in button.inner_text() and button.get_attribute("aria-pressed") == "true"
+        assert button.is_disabled()
+        page.context.close()
+
+
+def test_blank_names_are_numbered_not_all_player() -> None:
+    with ServerThread() as server, browser_pages() as browser:
+        ann = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(ann, server.url, "", 3)
+        join_room(browser.new_context(viewport=PHONE, locale="en-US").new_page(),
+                  server.url, code, "  ")
+        ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==2")
+        names = ann.locator(".seat-name").all_inner_texts()
+        assert names[0].startswith("Player 1") and names[1].startswith("Player 2"), names
+
+
+def test_play_again_keeps_the_scoreboard_of_the_match_before() -> None:
+    with ServerThread(timing=Timing(think=30.0, next_round=60.0)) as server, \
+            browser_pages() as browser:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(page, server.url, "Ann", 2,
+                           rules={"hand_size": 1, "target_score": 1})
+        add_bot(page)
+        start_dealt(page, server, code, [["R5"], ["Y1"]], "R3", dealer=1)
+        click(page, ".hand button.card[data-card=R5]")
+        wait(page, "[data-action=rematch]")
+        click(page, "[data-action=rematch]")
+        page.wait_for_function("()=>!document.querySelector('.round-dialog')")
+        click(page, "[data-action=scores]")
+        dialog = page.locator(".scores-dialog")
+        dialog.wait_for()
+        assert "Earlier matches in this room" in dialog.inner_text()
+        assert "Match 1" in dialog.inner_text() and "won by Ann" in dialog.inner_text()
+        # The dialog only shows: its one button says Close, and it closes.
+        assert dialog.locator("button").all_inner_texts()[-1] == "Close"
+        click(page, ".scores-dialog [data-action=close-dialog]")
+        page.wait_for_function("()=>!document.querySelector('.scores-dialog')")
+        assert len(server.manager.rooms[code].matches) == 1
+        page.context.close()
+
+
+def test_link_copied_does_not_cover_start_and_leave_asks_first() -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+        context = browser.new_context(viewport=PHONE, locale="en-US")
+        context.grant_permissions(["clipboard-read", "clipboard-write"])
+        page = context.new_page()
+        create_room(page, server.url, "Ann", 2, fill=True)
+        click(page, "[data-action=copy]")
+        toast_text(page, "Link copied")
+        page.wait_for_timeout(400)
+        start = page.locator("[data-action=start]")
+        start.scroll_into_view_if_needed()
+        a = page.locator("#live").bounding_box()
+        b = start.bounding_box()
+        assert a and b
+        overlap = a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] \
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+        assert not overlap, (a, b)
+        start.click()
+        wait(page, ".hand button.card")
+        click(page, "[data-action=leave]")
+        wait(page, ".leave-dialog")
+        click(page, "[data-action=leave-no]")
+        page.wait_for_function("()=>!document.querySelector('.leave-dialog')")
+        assert page.locator(".game").count() == 1
+        click(page, "[data-action=leave]")
+        click(page, "[data-action=leave-yes]")
+        wait(page, ".home")
+        context.close()
+
+
+def test_reconnecting_keeps_the_top_bar_on_one_line_at_360(tmp_path: Path) -> None:
+    first = ServerThread(tmp_path / "uno.sqlite")
+    with first as server, browser_pages() as browser:
+        pages = []
+        for lang in ("en", "th"):
+            page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+            create_room(page, server.url, "Ann", 2, lang=lang)
+            pages.append((page, page.locator(".topbar").bounding_box()["height"]))
+        first.__exit__(None, None, None)
+        for page, height in pages:
+            wait(page, ".offline")
+            assert page.locator(".topbar").bounding_box()["height"] <= height + 1
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_ten_seats_fit_a_desktop_and_open_at_the_top() -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+        page = browser.new_context(viewport={"width": 1366, "height": 768},
+                                   locale="en-US").new_page()
+        create_room(page, server.url, "Ann", 10, fill=True)
+        click(page, "[data-action=start]")
+        page.wait_for_function("()=>document.querySelectorAll('.opponent').length===9")
+        page.wait_for_timeout(400)
+        assert page.evaluate("window.scrollY") == 0
+        assert page.evaluate("document.documentElement.scrollHeight") <= 768
+        page.context.close()
+
+
+def test_a_spectator_is_not_promised_a_round_that_nobody_starts() -> None:
+    with ServerThread(timing=Timing(think=30.0, next_round=60.0)) as server, \
+            browser_pages() as browser:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(page, server.url, "Ann", 2, rules={"hand_size": 1})
+        add_bot(page)
+        start_dealt(page, server, code, [["R5"], ["Y1"]], "R3", dealer=1)
+        watcher = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        watcher.goto(f"{server.url}/r/{code}")
+        click(watcher, "[data-action=watch]")
+        wait(watcher, ".game")
+        click(page, ".hand button.card[data-card=R5]")
+        wait(watcher, ".round-dialog")
+        text = watcher.locator(".round-dialog").inner_text()
+        assert "starts soon" not in text and "when the players are ready" in text
+
+
+def test_the_custom_card_says_its_number_and_whom_it_hit() -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(page, server.url, "Ann", 2,
+                           rules={"custom_count": 3, "custom_rule": "chosen_draw"})
+        add_bot(page)
+        start_dealt(page, server, code, [["WC", "R5", "R6"], ["Y1", "Y2", "Y3"]], "R3",
+                    dealer=1)
+        click(page, ".hand button.card[data-card=WC]")
+        click(page, ".color-choice[data-color=G]")
+        toast_text(page, "A player you choose draws 3", "Bot 1")
+        click(page, "[data-action=log]")
+        log = page.locator(".log").inner_text()
+        assert "draws 3 (" in log and "draws N" not in log, log
         page.context.close()
