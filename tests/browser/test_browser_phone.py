@@ -265,7 +265,8 @@ def test_eighteen_cards_at_360x740_stay_on_screen() -> None:
     with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
         page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(page, server.url, "Ann", 2, fill=True, rules={"hand_size": 18})
-        eighteen = [[card_code(c) for c in full_deck()][:18], [card_code(c) for c in full_deck()][18:36]]
+        deck = [card_code(c) for c in full_deck()]
+        eighteen = [deck[:18], deck[18:36]]
         server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked(eighteen, "G9"),
                                            "seed": 1}
         click(page, "[data-action=start]")
@@ -273,7 +274,8 @@ def test_eighteen_cards_at_360x740_stay_on_screen() -> None:
         page.wait_for_timeout(500)
         for box in hand_boxes(page):
             assert box["w"] >= 44 and box["h"] >= 44
-            assert 0 <= box["x"] and box["right"] <= 360 and 0 <= box["y"] and box["bottom"] <= 740
+            assert box["x"] >= 0 and box["right"] <= 360
+            assert box["y"] >= 0 and box["bottom"] <= 740
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         page.context.close()
 
@@ -289,7 +291,7 @@ def test_landscape_phone_shows_the_hand_without_scrolling() -> None:
         assert page.evaluate("window.scrollY") == 0
         for box in hand_boxes(page):
             assert box["h"] >= 44 and box["w"] >= 44
-            assert 0 <= box["y"] and box["bottom"] <= 390, box
+            assert box["y"] >= 0 and box["bottom"] <= 390, box
         assert page.evaluate("document.documentElement.scrollWidth") <= 844
         page.context.close()
 
