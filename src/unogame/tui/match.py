@@ -1,11 +1,16 @@
 """A match as the terminal plays it: the game, who sits where, the bots and the events.
 
 No Textual here: the app drives a :class:`Match` and asks it what to show. Seats are
-humans or bots; bots are fed only ``Event.for_seat`` of their seat and choose from their
+people or bots; bots are fed only ``Event.for_seat`` of their seat and choose from their
 own view and legal moves (``bots/base.py``). The log keeps the engine's events, so every
 reader gets them through ``Event.for_seat`` (the hidden information rule).
 
->>> from unogame.engine import Rules
+A bot's decision has three steps so that it can run off the UI thread:
+:meth:`Match.bot_request` (UI thread: the view and legal moves, frozen),
+:meth:`Match.think` (any thread: only the bot's own ``choose``), :meth:`Match.answer`
+(UI thread: the move is applied if the game has not moved on meanwhile). Events that
+happen while a bot thinks reach it after it has answered.
+
 >>> match = Match(MatchConfig(seats=[SeatConfig("Ann"), SeatConfig("Bot", "random")],
 ...                           seed=3))
 >>> match.humans, match.bot_seats
@@ -29,8 +34,8 @@ from ..bots import BOT_LEVELS, Bot, make_bot
 from ..engine import Event, Game, IllegalMoveError, Move, Rules
 from ..engine.moves import TURN_KINDS
 
-LOG_SIZE = 200
-"""Events kept for the log panel."""
+OWN_TURN_EVENTS = frozenset({"play", "draw", "pass", "accept", "challenge", "color"})
+"""Events of a seat's own turn moves (a draw for a reason other than the turn is not)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,26 @@ class MatchConfig:
                 )
 
 
+@dataclass(frozen=True)
+class BotRequest:
+    """What one bot is asked to decide: its view and legal moves at one moment."""
+
+    seat: int
+    on_turn: bool
+    version: int
+    """The match's :attr:`Match.version` when asked: a later answer to a moved game is void."""
+    view: dict[str, Any]
+    legal: list[Move]
+
+
+@dataclass(frozen=True)
+class BotAnswer:
+    """A bot's choice, or the error it raised instead."""
+
+    move: Move | None
+    error: str | None = None
+
+
 class Match:
     """The game, its bots and its event log."""
 
@@ -84,8 +109,12 @@ class Match:
         self.bot_errors: list[str] = []
         """Failures of bots (their move was replaced by a legal one), for the screen."""
         self.events: list[tuple[int, Event]] = []
-        """The latest events with the round they belong to."""
+        """Every event of the match with the round it belongs to."""
         self.round = 1
+        self.version = 0
+        """Counts the changes of the game (moves, new rounds)."""
+        self._thinking: dict[int, list[Event]] = {}
+        """Seats whose bot is deciding, with the events it will observe afterwards."""
         self._start_bots()
         game = self.game
         if game.winner is None and game.top_card is not None:  # Game.new gives no event
@@ -107,9 +136,12 @@ class Match:
             bot.new_round(seat, self.game.view(seat), self.game.rules)
 
     def _record(self, events: list[Event]) -> None:
+        self.version += 1
         self.events.extend((self.round, event) for event in events)
-        del self.events[:-LOG_SIZE]
         for seat, bot in self.bots.items():
+            if seat in self._thinking:
+                self._thinking[seat].extend(events)
+                continue
             for event in events:
                 bot.observe(event.for_seat(seat))
 
@@ -119,12 +151,22 @@ class Match:
         self._record(events)
         return events
 
-    def log_for(self, seat: int | None, count: int) -> list[dict[str, Any]]:
-        """The last ``count`` events as ``seat`` may see them, each with its ``round``."""
-        if count <= 0:
-            return []
-        return [{**event.for_seat(seat), "round": number}
-                for number, event in self.events[-count:]]
+    def log_for(self, seat: int | None, round_number: int | None = None) -> list[dict[str, Any]]:
+        """The events of a round (default: the current one) as ``seat`` may see them."""
+        number = self.round if round_number is None else round_number
+        return [{**event.for_seat(seat), "round": of}
+                for of, event in self.events if of == number]
+
+    def events_since_turn(self, seat: int, viewer: int | None) -> list[dict[str, Any]]:
+        """This round's events since ``seat``'s last turn move, as ``viewer`` may see them."""
+        events = [(of, event) for of, event in self.events if of == self.round]
+        start = 0
+        for index, (_of, event) in enumerate(events):
+            own_turn_move = (event.public.get("seat") == seat and event.type in OWN_TURN_EVENTS
+                             and event.public.get("reason", "turn") == "turn")
+            if own_turn_move:
+                start = index + 1
+        return [{**event.for_seat(viewer), "round": of} for of, event in events[start:]]
 
     def last_event(self, kind: str, seat: int | None) -> dict[str, Any] | None:
         """The latest event of type ``kind`` as ``seat`` may see it."""
@@ -133,46 +175,59 @@ class Match:
                 return event.for_seat(seat)
         return None
 
-    def bot_turn(self, seat: int) -> Move | None:
-        """The bot at ``seat`` makes its move on its turn; ``None`` if it has nothing to do.
+    # -- bots
+
+    def bot_request(self, seat: int, on_turn: bool) -> BotRequest | None:
+        """Ask the bot at ``seat`` to decide (on or off its turn); ``None``: nothing to decide.
+
+        Until :meth:`answer`, the events of the game wait for that bot.
+        """
+        game = self.game
+        if (seat not in self.bots or seat in self._thinking or game.is_round_over
+                or (game.turn == seat) != on_turn):
+            return None
+        legal = game.legal_moves(seat)
+        if not legal:
+            return None
+        self._thinking[seat] = []
+        return BotRequest(seat, on_turn, self.version, game.view(seat), legal)
+
+    def think(self, request: BotRequest) -> BotAnswer:
+        """The bot's choice (safe off the UI thread: it reads only the request and the bot)."""
+        try:
+            return BotAnswer(self.bots[request.seat].choose(request.view, request.legal))
+        except Exception as error:  # a faulty bot must not end the match
+            return BotAnswer(None, f"{self.names[request.seat]}: {error!r}")
+
+    def answer(self, request: BotRequest, answer: BotAnswer) -> Move | None:
+        """Apply a bot's answer; ``None`` if it made no move (declined, or the game moved on).
 
         A bot that answers nothing, something illegal, or fails on its turn gets its first
         legal turn move instead, so a faulty bot cannot stall the table.
         """
-        legal = self._bot_legal_moves(seat, on_turn=True)
-        if not legal:
+        for event in self._thinking.pop(request.seat, []):
+            self.bots[request.seat].observe(event.for_seat(request.seat))
+        if answer.error is not None:
+            self.bot_errors.append(answer.error)
+        if request.version != self.version:
             return None
-        move = self._ask_bot(seat, legal)
-        if move is None or move not in legal:
-            move = next(m for m in legal if m.kind in TURN_KINDS)
-        self.push(seat, move)
+        move = answer.move
+        if move is None or move not in request.legal:
+            if not request.on_turn:
+                return None
+            move = next(m for m in request.legal if m.kind in TURN_KINDS)
+        self.push(request.seat, move)
         return move
+
+    def bot_turn(self, seat: int) -> Move | None:
+        """The bot at ``seat`` makes its turn move at once (``None``: not its turn)."""
+        request = self.bot_request(seat, on_turn=True)
+        return None if request is None else self.answer(request, self.think(request))
 
     def bot_reaction(self, seat: int) -> Move | None:
-        """The bot at ``seat``, off its turn, may say UNO, catch or jump in."""
-        legal = self._bot_legal_moves(seat, on_turn=False)
-        if not legal:
-            return None
-        move = self._ask_bot(seat, legal)
-        if move is None or move not in legal:
-            return None
-        self.push(seat, move)
-        return move
-
-    def _bot_legal_moves(self, seat: int, on_turn: bool) -> list[Move]:
-        """The legal moves of the bot at ``seat``, if it is (or is not) its turn."""
-        game = self.game
-        if seat not in self.bots or game.is_round_over or (game.turn == seat) != on_turn:
-            return []
-        return game.legal_moves(seat)
-
-    def _ask_bot(self, seat: int, legal: list[Move]) -> Move | None:
-        """The bot's choice; a bot that fails is noted in ``bot_errors`` and passes."""
-        try:
-            return self.bots[seat].choose(self.game.view(seat), legal)
-        except Exception as error:  # a faulty bot must not end the match
-            self.bot_errors.append(f"{self.names[seat]}: {error!r}")
-            return None
+        """The bot at ``seat``, off its turn, may say UNO, catch or jump in, at once."""
+        request = self.bot_request(seat, on_turn=False)
+        return None if request is None else self.answer(request, self.think(request))
 
     def bots_off_turn(self) -> list[int]:
         """Bot seats that are not to act but have a legal move (UNO, catch, jump-in)."""
@@ -190,4 +245,5 @@ class Match:
         self._record(events)
 
 
-__all__ = ["IllegalMoveError", "Match", "MatchConfig", "SeatConfig"]
+__all__ = ["BotAnswer", "BotRequest", "IllegalMoveError", "Match", "MatchConfig",
+           "SeatConfig"]
