@@ -22,6 +22,12 @@ ResultType = TypeVar("ResultType")
 class TooSmall(Widget):
     """Covers the screen while the terminal is smaller than 80x24 (CSS shows it then)."""
 
+    def on_mount(self) -> None:
+        self.watch(self.app, "language", self._language_changed, init=False)
+
+    def _language_changed(self) -> None:
+        self.refresh()
+
     def render(self) -> Text:
         app = cast("UnoApp", self.app)
         width, height = app.size
