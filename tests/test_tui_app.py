@@ -62,15 +62,14 @@ def test_the_ui_answers_keys_while_the_hard_bot_searches() -> None:
                 "color": "R", "turn": 1}
 
     async def scenario() -> None:
-        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Hal", "hard"), bot_delay=0.3,
-                            reaction_delay=0.3), game=Game.from_position(position))
+        bot = SlowHardBot()
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Hal", "hard"), bot_delay=0.0,
+                            reaction_delay=0.0), game=Game.from_position(position),
+                     bots={1: bot})
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: app.match is not None)
             match = app.match
             assert match is not None
-            bot = SlowHardBot()
-            bot.new_round(1, match.game.view(1), match.game.rules)
-            match.bots[1] = bot
             await until(pilot, lambda: app.thinking is not None, limit=1000)
             # the key as the terminal sends it (the pilot's press waits for the CPU to
             # be idle, which it is not while the bot searches)

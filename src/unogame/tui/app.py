@@ -9,6 +9,8 @@ a "pass the keyboard" screen hides every hand between two people's turns.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Mapping
 from functools import partial
 from typing import ClassVar
 
@@ -20,11 +22,12 @@ from textual.timer import Timer
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
-from ..engine import Game, IllegalMoveError, Move
-from ..engine.moves import CATCH
+from ..bots import Bot
+from ..engine import Game, Move
 from ..i18n import LANGUAGES
+from ..table import DecisionRequest, NextRound, TableError
 from .keys import latin_character, latin_key_name
-from .match import BotAnswer, BotRequest, Match, MatchConfig
+from .match import Match, MatchConfig
 from .screens.base import MIN_HEIGHT, MIN_WIDTH
 from .screens.game import GameScreen
 from .screens.passing import PassScreen
@@ -32,9 +35,6 @@ from .screens.quit import QuitScreen
 from .screens.score import ScoreScreen
 from .screens.setup import SetupScreen
 from .words import Words
-
-CATCH_MARGIN = 0.25
-"""Seconds a bot's turn move waits beyond the catching bots' reaction time."""
 
 
 class UnoApp(App[None]):
@@ -55,7 +55,7 @@ class UnoApp(App[None]):
     """Counts what the screens must redraw for: a move, a new round, another viewer."""
 
     def __init__(self, config: MatchConfig | None = None, game: Game | None = None,
-                 lang: str | None = None) -> None:
+                 lang: str | None = None, bots: Mapping[int, Bot] | None = None) -> None:
         super().__init__()
         self.set_reactive(UnoApp.language, lang or (config.lang if config else "en"))
         self.initial_config = config
@@ -63,14 +63,16 @@ class UnoApp(App[None]):
         self.match: Match | None = None
         self.viewer: int | None = None
         """The seat whose view is on the screen (``None``: nobody's hand is shown)."""
-        self.thinking: BotRequest | None = None
-        """The bot decision running in a worker now (at most one)."""
+        self.bots = bots
+        self.thinking: DecisionRequest | None = None
+        """The table's bot request running in a worker now (the table hands out one)."""
         self._thinking_for: Match | None = None
-        self._due: list[tuple[int, bool]] = []
-        """Bot decisions whose delay is over: (seat, on its turn), first come first."""
-        self._bot_timers: list[Timer] = []
-        self._planned_version = -1
-        self._deal_when_idle = False
+        self._paced: DecisionRequest | None = None
+        """The request handed out, waiting for its pace before it runs."""
+        self._pace_timer: Timer | None = None
+        self._seen_version = -1
+        self._opened_at = time.monotonic()
+        """When the current position appeared (the bots' pace counts from it)."""
         self._scored_round = 0
         self._passing_to: int | None = None
         self._last_person: int | None = None
@@ -104,12 +106,14 @@ class UnoApp(App[None]):
         self.start_match(message.config)
 
     def start_match(self, config: MatchConfig, game: Game | None = None) -> None:
-        self.match = Match(config, game)
+        self._stop_pace()
+        self.match = Match(config, game, self.bots)
+        self.bots = None  # given for the first match only
         self.viewer = self.match.humans[0] if len(self.match.humans) == 1 else None
         self._scored_round = 0
         self._passing_to = None
         self._last_person = None
-        self._planned_version = -1
+        self._seen_version = -1
         if isinstance(self.screen, SetupScreen):
             self.switch_screen(GameScreen())
         else:
@@ -137,7 +141,9 @@ class UnoApp(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, GameScreen):
                 screen.message = ""
-        self._plan_bots()
+        if match.version != self._seen_version:  # a new position: its pace starts now
+            self._seen_version = match.version
+            self._opened_at = time.monotonic()
         if self.viewer is not None:
             self._last_person = self.viewer
         if len(match.humans) > 1:
@@ -146,6 +152,7 @@ class UnoApp(App[None]):
         if match.game.is_round_over and self._scored_round != match.round:
             self._scored_round = match.round
             self.push_screen(ScoreScreen())
+        self._drive()
 
     def _hand_on(self) -> None:
         """Hot seat: hide the hand when the keyboard must go to someone else."""
@@ -178,7 +185,7 @@ class UnoApp(App[None]):
             return False
         try:
             self.match.push(seat, move)
-        except IllegalMoveError:
+        except TableError:
             self.changed()
             for screen in self.screen_stack:
                 if isinstance(screen, GameScreen):
@@ -193,83 +200,68 @@ class UnoApp(App[None]):
         if match is None:
             return
         if match.game.is_game_over:
+            self._stop_pace()
             self.match = None
             self.switch_screen(SetupScreen(match.config))
             return
         if isinstance(self.screen, ScoreScreen):
             self.pop_screen()
-        if self.thinking is not None:  # a bot still thinks about the old round
-            self._deal_when_idle = True
-            return
-        self._deal()
+        match.scoreboard_closed()
+        self.call_later(self._drive)  # once the scoreboard is gone
 
     def _deal(self) -> None:
-        self._deal_when_idle = False
         if self.match is not None and self.match.game.is_round_over:
-            self.match.next_round()
+            self.match.table.next_round()
             self.changed()
 
     # ------------------------------------------------------------------ bots
 
-    def turn_delay(self) -> float:
-        """A bot's turn move closes every catch window (D1): while a seat may be caught,
-        it waits until the bots that could catch have had their reaction time."""
-        assert self.match is not None
+    def _drive(self) -> None:
+        """Ask the table what next: a bot's decision (run after its pace, in a worker),
+        the next round (once the scoreboard is closed), or nothing (a person's turn)."""
         match = self.match
-        delay = match.config.bot_delay
-        if match.game.catchable:
-            catchers = [seat for seat in match.bots_off_turn()
-                        if any(m.kind == CATCH for m in match.game.legal_moves(seat))]
-            if catchers:
-                delay = max(delay,
-                            max(match.reaction_delay(s) for s in catchers) + CATCH_MARGIN)
-        return delay
-
-    def _plan_bots(self) -> None:
-        """After each move: each bot that may act gets its decision after its delay."""
-        match = self.match
-        if match is None or match.version == self._planned_version:
+        if match is None or self.thinking is not None:
             return
-        self._planned_version = match.version
-        for timer in self._bot_timers:
-            timer.stop()
-        self._bot_timers.clear()
-        self._due.clear()
-        game = match.game
-        if game.is_round_over:
+        table = match.table
+        if self._paced is not None:
+            if self._paced.version == table.version:
+                return  # its pace timer runs
+            self._stop_pace()
+        step = table.next_step()
+        if isinstance(step, DecisionRequest):
+            self._paced = step
+            wait = match.pace(step) - (time.monotonic() - self._opened_at)
+            if wait > 0:
+                self._pace_timer = self.set_timer(wait, partial(self._think, step))
+            else:
+                self.call_later(self._think, step)
+        elif isinstance(step, NextRound) and self._scored_round == match.round \
+                and not isinstance(self.screen, ScoreScreen):
+            self._deal()
+
+    def _stop_pace(self) -> None:
+        """Take back the request waiting for its pace: the position moved on."""
+        if self._pace_timer is not None:
+            self._pace_timer.stop()
+            self._pace_timer = None
+        if self._paced is not None and self.match is not None:
+            self.match.table.cancel(self._paced)
+        self._paced = None
+
+    def _think(self, request: DecisionRequest) -> None:
+        """The request's pace is over: its bot thinks in a worker thread."""
+        if request is not self._paced or self.match is None:
             return
-        for seat in match.bots_off_turn():
-            self._after(match.reaction_delay(seat), seat, on_turn=False)
-        if game.turn in match.bots:
-            self._after(self.turn_delay(), game.turn, on_turn=True)
-
-    def _after(self, delay: float, seat: int, on_turn: bool) -> None:
-        assert self.match is not None
-        callback = partial(self._due_now, self.match, self.match.version, seat, on_turn)
-        if delay > 0:
-            self._bot_timers.append(self.set_timer(delay, callback))
-        else:
-            self.call_later(callback)
-
-    def _due_now(self, match: Match, version: int, seat: int, on_turn: bool) -> None:
-        if match is self.match and match.version == version:
-            self._due.append((seat, on_turn))
-            self._think_next()
-
-    def _think_next(self) -> None:
-        """Start the first due decision in a worker thread, unless a bot thinks already."""
-        match = self.match
-        if self.thinking is not None or match is None:
+        self._pace_timer = None
+        self._paced = None
+        if request.version != self.match.table.version:
+            self.match.table.cancel(request)
+            self._drive()
             return
-        while self._due:
-            seat, on_turn = self._due.pop(0)
-            request = match.bot_request(seat, on_turn)
-            if request is not None:
-                self.thinking = request
-                self._thinking_for = match
-                self.run_worker(partial(match.think, request), name=f"bot {seat}",
-                                group="bots", thread=True, exit_on_error=False)
-                return
+        self.thinking = request
+        self._thinking_for = self.match
+        self.run_worker(request.decide, name=f"bot {request.seat}", group="bots",
+                        thread=True, exit_on_error=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
@@ -281,18 +273,21 @@ class UnoApp(App[None]):
         if request is None or match is None:
             return
         result = worker.result
-        answer = (result if event.state == WorkerState.SUCCESS and isinstance(result, BotAnswer)
-                  else BotAnswer(None, f"{match.names[request.seat]}: {worker.error!r}"))
-        moved = match.answer(request, answer)
-        if match is self.match:
-            for error in match.bot_errors:
-                self.notify(self.words.t("tui.msg.bot_error", error=error), severity="error")
-            match.bot_errors.clear()
-            if moved is not None:
-                self.changed()
-        if self._deal_when_idle:
-            self._deal()
-        self._think_next()
+        if event.state == WorkerState.SUCCESS and isinstance(result, tuple):
+            move, error = result
+        else:
+            move, error = None, worker.error
+        play = match.table.resolve(request, move, error)
+        if match is not self.match:  # a bot of the previous match has finished
+            self._drive()
+            return
+        for failure in match.new_failures():
+            self.notify(self.words.t("tui.msg.bot_error", error=failure), severity="error")
+        if play is not None:
+            match.table.apply(play)
+            self.changed()
+        else:
+            self._drive()
 
     # ------------------------------------------------------------------ app keys
 

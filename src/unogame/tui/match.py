@@ -1,41 +1,42 @@
-"""A match as the terminal plays it: the game, who sits where, the bots and the events.
+"""A match as the terminal plays it: a :class:`~unogame.table.Table` and the terminal's
+choices around it (names, language, how fast the bots play).
 
-No Textual here: the app drives a :class:`Match` and asks it what to show. Seats are
-people or bots; bots are fed only ``Event.for_seat`` of their seat and choose from their
-own view and legal moves (``bots/base.py``). The log keeps the engine's events, so every
-reader gets them through ``Event.for_seat`` (the hidden information rule).
-
-A bot's decision has three steps so that it can run off the UI thread:
-:meth:`Match.bot_request` (UI thread: the view and legal moves, frozen),
-:meth:`Match.think` (any thread: only the bot's own ``choose``), :meth:`Match.answer`
-(UI thread: the move is applied if the game has not moved on meanwhile). Events that
-happen while a bot thinks reach it after it has answered.
+No Textual here. The table decides who is asked what and in which order (off-turn
+reactions first, then the turn; the same for a seed in ``uno sim`` and ``uno serve``),
+applies its policy to a failing bot and says when the next round is dealt; the app only
+chooses *when* to run each bot request (its pace) and runs it in a worker thread. Every
+event reaches a reader through ``Event.for_seat`` (the table's feeds).
 
 >>> match = Match(MatchConfig(seats=[SeatConfig("Ann"), SeatConfig("Bot", "random")],
 ...                           seed=3))
 >>> match.humans, match.bot_seats
 ([0], [1])
 >>> while not match.game.is_round_over:
-...     seat = match.game.turn
-...     if seat in match.bots:
-...         _ = match.bot_turn(seat)
+...     step = match.table.next_step()
+...     if isinstance(step, DecisionRequest):
+...         play = match.table.resolve(step, *step.decide())
+...         if play is not None:
+...             _ = match.table.apply(play)
 ...     else:
-...         _ = match.push(seat, match.game.legal_moves(seat)[0])
+...         _ = match.push(0, match.game.legal_moves(0)[0])
 >>> match.game.winner in (0, 1)
 True
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import BOT_LEVELS, Bot, make_bot
-from ..engine import Event, Game, IllegalMoveError, Move, Rules
-from ..engine.moves import TURN_KINDS
+from ..bots import BOT_LEVELS, Bot
+from ..engine import Event, Game, Move, Rules
+from ..table import DecisionRequest, SeatSpec, Table, TableError, TableSettings
 
 OWN_TURN_EVENTS = frozenset({"play", "draw", "pass", "accept", "challenge", "color"})
 """Events of a seat's own turn moves (a draw for a reason other than the turn is not)."""
+TUI_SETTINGS = TableSettings(next_round_countdown=None)
+"""At one keyboard everybody is present; the scoreboard stays until it is closed."""
 
 
 @dataclass(frozen=True)
@@ -70,180 +71,81 @@ class MatchConfig:
                 )
 
 
-@dataclass(frozen=True)
-class BotRequest:
-    """What one bot is asked to decide: its view and legal moves at one moment."""
-
-    seat: int
-    on_turn: bool
-    version: int
-    """The match's :attr:`Match.version` when asked: a later answer to a moved game is void."""
-    view: dict[str, Any]
-    legal: list[Move]
-
-
-@dataclass(frozen=True)
-class BotAnswer:
-    """A bot's choice, or the error it raised instead."""
-
-    move: Move | None
-    error: str | None = None
-
-
 class Match:
-    """The game, its bots and its event log."""
+    """The table of one match, and what the terminal reads from it.
 
-    def __init__(self, config: MatchConfig, game: Game | None = None) -> None:
+    ``bots``: bot objects for some bot seats (default: the table makes them from the
+    seats' levels and the seed).
+    """
+
+    def __init__(self, config: MatchConfig, game: Game | None = None,
+                 bots: Mapping[int, Bot] | None = None) -> None:
         config.check()
         self.config = config
-        self.game = game if game is not None else Game.new(
-            len(config.seats), config.rules, config.seed)
-        if self.game.players != len(config.seats):
-            raise ValueError("the game and the configuration disagree on the players")
-        self.names = [seat.name for seat in config.seats]
-        self.humans = [i for i, seat in enumerate(config.seats) if seat.level is None]
-        self.bots: dict[int, Bot] = {
-            i: make_bot(seat.level, seed=config.seed * 101 + i)
-            for i, seat in enumerate(config.seats) if seat.level is not None
-        }
-        self.bot_errors: list[str] = []
-        """Failures of bots (their move was replaced by a legal one), for the screen."""
-        self.events: list[tuple[int, Event]] = []
-        """Every event of the match with the round it belongs to."""
-        self.round = 1
-        self.version = 0
-        """Counts the changes of the game (moves, new rounds)."""
-        self._thinking: dict[int, list[Event]] = {}
-        """Seats whose bot is deciding, with the events it will observe afterwards."""
-        self._start_bots()
-        game = self.game
-        if game.winner is None and game.top_card is not None:  # Game.new gives no event
-            self._record([Event("deal", {"dealer": game.dealer, "top": game.top_card,
-                                         "turn": game.turn, "direction": game.direction})])
+        self.table = Table([SeatSpec(seat.name, seat.level) for seat in config.seats],
+                           config.rules, config.seed, TUI_SETTINGS, game=game, bots=bots)
+        self.game = self.table.game
+        self.names = self.table.names
+        self.humans = self.table.people()
+        self.bot_seats = [seat for seat in range(self.game.players) if seat not in self.humans]
+        self._failures_told = 0
 
     @property
-    def bot_seats(self) -> list[int]:
-        return sorted(self.bots)
+    def round(self) -> int:
+        return self.table.round
 
-    def reaction_delay(self, seat: int) -> float:
-        """Seconds before the bot at ``seat`` may make an off-turn move."""
-        if self.config.reaction_delay is not None:
-            return self.config.reaction_delay
-        return self.bots[seat].reaction_delay
-
-    def _start_bots(self) -> None:
-        for seat, bot in self.bots.items():
-            bot.new_round(seat, self.game.view(seat), self.game.rules)
-
-    def _record(self, events: list[Event]) -> None:
-        self.version += 1
-        self.events.extend((self.round, event) for event in events)
-        for seat, bot in self.bots.items():
-            if seat in self._thinking:
-                self._thinking[seat].extend(events)
-                continue
-            for event in events:
-                bot.observe(event.for_seat(seat))
+    @property
+    def version(self) -> int:
+        """Grows with every move and deal."""
+        return self.table.version
 
     def push(self, seat: int, move: Move | str) -> list[Event]:
-        """Apply a move (raises :class:`IllegalMoveError`, changing nothing, if refused)."""
-        events = self.game.push(seat, move)
-        self._record(events)
-        return events
+        """A person's move (raises :class:`~unogame.table.TableError`, changing nothing,
+        if refused)."""
+        return self.table.play(seat, move)
+
+    def pace(self, request: DecisionRequest) -> float:
+        """Seconds after its position appeared before ``request`` is run, so that people
+        can follow the play and react first (a bot's turn move closes the catch window,
+        D1, and the table offers it only after the reactions)."""
+        if request.on_turn:
+            return self.config.bot_delay
+        if self.config.reaction_delay is not None:
+            return self.config.reaction_delay
+        return request.delay
+
+    def new_failures(self) -> list[str]:
+        """Bot failures not told yet, as "NAME: what went wrong" (the table replaced the
+        move: a legal turn move, or nothing off turn)."""
+        failures = self.table.bot_failures[self._failures_told:]
+        self._failures_told = len(self.table.bot_failures)
+        return [f"{self.names[failure.seat]}: {failure.reason}" for failure in failures]
+
+    def scoreboard_closed(self) -> None:
+        """Everybody at the keyboard pressed "next round"."""
+        for seat in self.humans:
+            self.table.press_next(seat)
 
     def log_for(self, seat: int | None, round_number: int | None = None) -> list[dict[str, Any]]:
         """The events of a round (default: the current one) as ``seat`` may see them."""
         number = self.round if round_number is None else round_number
-        return [{**event.for_seat(seat), "round": of}
-                for of, event in self.events if of == number]
+        return [{**event, "round": of} for of, event in self.table.feed_rounds(seat)
+                if of == number]
 
     def events_since_turn(self, seat: int, viewer: int | None) -> list[dict[str, Any]]:
         """This round's events since ``seat``'s last turn move, as ``viewer`` may see them."""
-        events = [(of, event) for of, event in self.events if of == self.round]
+        events = self.log_for(viewer)
         start = 0
-        for index, (_of, event) in enumerate(events):
-            own_turn_move = (event.public.get("seat") == seat and event.type in OWN_TURN_EVENTS
-                             and event.public.get("reason", "turn") == "turn")
-            if own_turn_move:
+        for index, event in enumerate(events):
+            if (event.get("seat") == seat and event["type"] in OWN_TURN_EVENTS
+                    and event.get("reason", "turn") == "turn"):
                 start = index + 1
-        return [{**event.for_seat(viewer), "round": of} for of, event in events[start:]]
+        return events[start:]
 
     def last_event(self, kind: str, seat: int | None) -> dict[str, Any] | None:
         """The latest event of type ``kind`` as ``seat`` may see it."""
-        for _number, event in reversed(self.events):
-            if event.type == kind:
-                return event.for_seat(seat)
-        return None
-
-    # -- bots
-
-    def bot_request(self, seat: int, on_turn: bool) -> BotRequest | None:
-        """Ask the bot at ``seat`` to decide (on or off its turn); ``None``: nothing to decide.
-
-        Until :meth:`answer`, the events of the game wait for that bot.
-        """
-        game = self.game
-        if (seat not in self.bots or seat in self._thinking or game.is_round_over
-                or (game.turn == seat) != on_turn):
-            return None
-        legal = game.legal_moves(seat)
-        if not legal:
-            return None
-        self._thinking[seat] = []
-        return BotRequest(seat, on_turn, self.version, game.view(seat), legal)
-
-    def think(self, request: BotRequest) -> BotAnswer:
-        """The bot's choice (safe off the UI thread: it reads only the request and the bot)."""
-        try:
-            return BotAnswer(self.bots[request.seat].choose(request.view, request.legal))
-        except Exception as error:  # a faulty bot must not end the match
-            return BotAnswer(None, f"{self.names[request.seat]}: {error!r}")
-
-    def answer(self, request: BotRequest, answer: BotAnswer) -> Move | None:
-        """Apply a bot's answer; ``None`` if it made no move (declined, or the game moved on).
-
-        A bot that answers nothing, something illegal, or fails on its turn gets its first
-        legal turn move instead, so a faulty bot cannot stall the table.
-        """
-        for event in self._thinking.pop(request.seat, []):
-            self.bots[request.seat].observe(event.for_seat(request.seat))
-        if answer.error is not None:
-            self.bot_errors.append(answer.error)
-        if request.version != self.version:
-            return None
-        move = answer.move
-        if move is None or move not in request.legal:
-            if not request.on_turn:
-                return None
-            move = next(m for m in request.legal if m.kind in TURN_KINDS)
-        self.push(request.seat, move)
-        return move
-
-    def bot_turn(self, seat: int) -> Move | None:
-        """The bot at ``seat`` makes its turn move at once (``None``: not its turn)."""
-        request = self.bot_request(seat, on_turn=True)
-        return None if request is None else self.answer(request, self.think(request))
-
-    def bot_reaction(self, seat: int) -> Move | None:
-        """The bot at ``seat``, off its turn, may say UNO, catch or jump in, at once."""
-        request = self.bot_request(seat, on_turn=False)
-        return None if request is None else self.answer(request, self.think(request))
-
-    def bots_off_turn(self) -> list[int]:
-        """Bot seats that are not to act but have a legal move (UNO, catch, jump-in)."""
-        game = self.game
-        if game.is_round_over:
-            return []
-        return [seat for seat in self.bot_seats
-                if seat != game.turn and game.legal_moves(seat)]
-
-    def next_round(self) -> None:
-        """Deal the next round (R7.4)."""
-        events = self.game.next_round()
-        self.round += 1
-        self._start_bots()
-        self._record(events)
+        events: list[dict[str, Any]] = self.table.feed(seat)
+        return next((event for event in reversed(events) if event["type"] == kind), None)
 
 
-__all__ = ["BotAnswer", "BotRequest", "IllegalMoveError", "Match", "MatchConfig",
-           "SeatConfig"]
+__all__ = ["Match", "MatchConfig", "SeatConfig", "TableError"]
