@@ -7,7 +7,7 @@ import pytest
 
 textual = pytest.importorskip("textual")
 
-from tui_helpers import FAST, run, until  # noqa: E402
+from tui_helpers import FAST, FROZEN, ready, run, screen_text, until  # noqa: E402
 
 from unogame.engine import Rules  # noqa: E402
 from unogame.sim.runner import SimConfig, play_one, play_table, round_seed  # noqa: E402
@@ -43,5 +43,21 @@ def test_a_bots_only_tui_round_is_the_sims_round(run_seed: int, levels: tuple[st
             assert list(match.game.history) == sim_history
             assert match.game.winner == result.winner
             assert match.game.scores[result.winner] == result.points
+
+    run(scenario)
+
+
+def test_first_card_draw_two_is_in_the_log_of_round_one() -> None:
+    """Seed 5, three seats: a Draw Two is turned up first (R5.1): the log says the first
+    player draws two and is skipped, in round 1 too (the table's start events)."""
+    async def scenario() -> None:
+        app = UnoApp(MatchConfig([SeatConfig("Ann"), SeatConfig("Bob", "random"),
+                                  SeatConfig("Cid", "random")], seed=5, **FROZEN))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            assert app.match is not None and app.match.game.top_card == "G+2"
+            text = screen_text(app)
+            assert "Round 1: Ann deals, G+2 turned up" in text
+            assert "Bob draws 2 (Draw Two)" in text and "Bob is skipped" in text
 
     run(scenario)
