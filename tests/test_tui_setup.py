@@ -88,6 +88,7 @@ def test_seed_7_all_people_hot_seat_through_the_setup_screen() -> None:
             await start_with_enter(pilot, app, 7, kinds={1: "", 2: "", 3: ""})
             match = app.match
             assert match is not None and match.humans == [0, 1, 2, 3]
+            assert match.names == ["Player 1", "Player 2", "Player 3", "Player 4"]
             game = match.game
             for _ in range(8):  # eight turns, each by the person whose turn it is
                 await take_keyboard(pilot, app)

@@ -152,8 +152,20 @@ class SetupScreen(UnoScreen[None]):
                 for name in CUSTOM_RULES]
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "setup-players":
+        select_id = event.select.id or ""
+        if select_id == "setup-players":
             self._show_seats()
+        elif select_id.startswith("kind-"):
+            self._name_follows_kind(int(select_id.removeprefix("kind-")), event.value)
+
+    def _name_follows_kind(self, seat: int, kind: object) -> None:
+        """A seat still named "Bot N" that becomes a person's is named "Player N+1", and
+        the other way round; a name someone typed stays."""
+        name = self.query_one(f"#name-{seat}", Input)
+        level = kind if isinstance(kind, str) and kind else None
+        defaults = {self._default_name(seat, None), self._default_name(seat, default_level())}
+        if name.value in defaults:
+            name.value = self._default_name(seat, level)
 
     def _players(self) -> int:
         value = self.query_one("#setup-players", Select).value
