@@ -17,7 +17,7 @@ unogame.engine.cards.NotationError: 'play W': a wild card needs its colour (play
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Final, Literal
 
 from .cards import (
@@ -232,6 +232,12 @@ class PlayArguments:
     """A second colour, the one to discard (``discard_color``: ``play WC G R``)."""
     passes_hands: bool
     """No argument, but every hand moves on (``seven_zero`` 0, ``pass_hands``)."""
+    simple: bool = field(init=False, repr=False, compare=False)
+    """No seat, no discard colour, no passing of hands: a colour at most (the hot case)."""
+
+    def __post_init__(self) -> None:
+        simple = self.seat is None and not self.discard_color and not self.passes_hands
+        object.__setattr__(self, "simple", simple)
 
     def to_dict(self) -> dict[str, object]:
         """The arguments as JSON (for front ends)."""
@@ -239,7 +245,7 @@ class PlayArguments:
                 "passes_hands": self.passes_hands}
 
 
-_ARGUMENTS: dict[tuple[int, Rules], PlayArguments] = {}
+_TABLES: dict[Rules, tuple[PlayArguments, ...]] = {}
 
 
 def play_arguments(card: int, rules: Rules) -> PlayArguments:
@@ -254,19 +260,27 @@ def play_arguments(card: int, rules: Rules) -> PlayArguments:
     >>> play_arguments(card("WC"), Rules(custom_rule="discard_color")).discard_color
     True
     """
-    key = (card, rules)
-    arguments = _ARGUMENTS.get(key)
-    if arguments is None:
-        rank = CARD_RANK[card]
-        custom = rules.custom_rule if card == WILD_CUSTOM else None
-        seat: Literal["swap", "draw"] | None = None
-        if card == WILD_SWAP or (card < WILD and rules.seven_zero and rank == 7):
-            seat = SWAP_SEAT
-        elif custom in CUSTOM_RULES_WITH_SEAT:
-            seat = DRAW_SEAT
-        arguments = _ARGUMENTS[key] = PlayArguments(
-            color=card >= WILD, seat=seat, discard_color=custom in CUSTOM_RULES_WITH_COLOR,
-            passes_hands=custom == "pass_hands" or (
-                card < WILD and rules.seven_zero and rank == 0),
-        )
-    return arguments
+    return play_arguments_table(rules)[card]
+
+
+def play_arguments_table(rules: Rules) -> tuple[PlayArguments, ...]:
+    """:func:`play_arguments` of every card under ``rules``, indexed by card (computed once
+    per rules: the engine's hot paths index it)."""
+    table = _TABLES.get(rules)
+    if table is None:
+        table = _TABLES[rules] = tuple(_arguments(card, rules) for card in range(NUM_CARDS))
+    return table
+
+
+def _arguments(card: int, rules: Rules) -> PlayArguments:
+    rank = CARD_RANK[card]
+    custom = rules.custom_rule if card == WILD_CUSTOM else None
+    seat: Literal["swap", "draw"] | None = None
+    if card == WILD_SWAP or (card < WILD and rules.seven_zero and rank == 7):
+        seat = SWAP_SEAT
+    elif custom in CUSTOM_RULES_WITH_SEAT:
+        seat = DRAW_SEAT
+    return PlayArguments(
+        color=card >= WILD, seat=seat, discard_color=custom in CUSTOM_RULES_WITH_COLOR,
+        passes_hands=custom == "pass_hands" or (card < WILD and rules.seven_zero and rank == 0),
+    )

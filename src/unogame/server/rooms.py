@@ -18,7 +18,9 @@ from typing import Any, Final
 from ..bots.base import BOT_LEVELS
 from ..engine import CUSTOM_RULES, Event, Game, Rules
 from ..engine.errors import PositionError, RulesError
+from ..engine.events import event_kinds_json
 from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
+from ..engine.moves import SEAT_PURPOSE
 from ..table import MATCH_OVER as MATCH_OVER
 from ..table import PLAYING as PLAYING
 from ..table import ROUND_OVER as ROUND_OVER
@@ -669,4 +671,5 @@ def meta() -> dict[str, Any]:
 
     return {"bot_levels": list(BOT_LEVELS), "default_bot_level": default_bot_level(),
             "custom_rules": list(CUSTOM_RULES), "rules": asdict(Rules()),
-            "min_seats": MIN_PLAYERS, "max_seats": MAX_PLAYERS}
+            "min_seats": MIN_PLAYERS, "max_seats": MAX_PLAYERS,
+            "seat_purpose": SEAT_PURPOSE, "event_kinds": event_kinds_json()}

@@ -87,9 +87,17 @@ class Words:
             if event.get("game_winner") is not None:
                 line += " " + t("tui.log.game_over", name=self.seat_name(event["game_winner"]))
             return line
-        simple = {"pass": "tui.log.pass", "accept": "tui.log.accept", "uno": "tui.log.says_uno",
-                  "skip": "tui.log.skip", "pass_hands": "tui.log.pass_hands"}
-        return t(simple[kind], name=name) if kind in simple else None
+        if kind == "pass":
+            return t("tui.log.pass", name=name)
+        if kind == "accept":
+            return t("tui.log.accept", name=name)
+        if kind == "uno":
+            return t("tui.log.says_uno", name=name)
+        if kind == "skip":
+            return t("tui.log.skip", name=name)
+        if kind == "pass_hands":
+            return t("tui.log.pass_hands")
+        return None
 
     def _play_line(self, event: dict[str, Any], name: str) -> str:
         card = card_label(event["card"])

@@ -18,7 +18,18 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...engine import Move
-from ...engine.moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO
+from ...engine.moves import (
+    ACCEPT,
+    CATCH,
+    CHALLENGE,
+    COLOR,
+    DRAW,
+    PASS,
+    PLAY,
+    SEAT_PURPOSE,
+    SWAP_SEAT,
+    UNO,
+)
 from ..cards import COLOR_SYMBOLS, card_label, card_text, color_text, sort_key
 from ..widgets import HandView, LogView
 from .base import UnoScreen
@@ -336,9 +347,8 @@ class GameScreen(UnoScreen[None]):
             return
         targets = sorted({m.target for m in plays})
         if len(targets) > 1:
-            code = plays[0].card_code or ""
-            title = self.t("tui.choice.swap" if code == "WS" or code.endswith("7")
-                           else "tui.choice.seat")
+            swap = SEAT_PURPOSE.get(plays[0].card_code or "") == SWAP_SEAT
+            title = self.t("tui.choice.swap" if swap else "tui.choice.seat")
             self.ask(title, self._seat_options(targets),
                      lambda s: self._narrow([m for m in plays if m.target == int(s)]))
             return
