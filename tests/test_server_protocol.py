@@ -26,7 +26,6 @@ from test_server_support import (
 
 from unogame.engine import Game
 from unogame.server.rooms import CODE_LENGTH, LOG_KEEP, Room
-from unogame.table import round_start_events
 
 
 @pytest.fixture(scope="module")
@@ -321,7 +320,7 @@ def check_no_leaks(room: Room, clients: list[Client]) -> int:
     positions: dict[int, dict[str, Any]] = {}
     events_at: dict[int, list[Any]] = {}
     all_events: dict[int, list[Any]] = {}
-    history: list[Any] = round_start_events(game)  # round 1 starts with its deal too
+    history: list[Any] = game.start_events()  # round 1 starts with its deal too
     version = room.version_base
 
     def snapshot() -> None:
@@ -433,6 +432,7 @@ def test_rematch_starts_a_new_game(server: ServerThread) -> None:
         assert final["status"] == "match_over"
         room = room_of(server, host.room or "")
         game_no = room.game_no
+        await asyncio.sleep(2.0)  # the quick autoplay may have spent the message allowance
         state = await host.request({"type": "rematch"}, "state")
         assert state["status"] == "playing" and state["version"] > final["version"]
         assert room.game_no == game_no + 1 and room.game is not None

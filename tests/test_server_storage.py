@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -11,13 +10,13 @@ from test_server_support import ServerThread, autoplay, create_room, join, run
 
 from unogame.server.hub import LocalHub
 from unogame.server.rooms import Room, Timing
-from unogame.server.storage import SqliteStorage
+from unogame.server.storage import SqliteStorage, StorageError
 
 
 def test_log_refuses_a_duplicate_entry(tmp_path: Path) -> None:
     store = SqliteStorage(tmp_path / "db.sqlite3")
     store.append_move("ROOM1", 1, 0, 0, "draw")
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StorageError):
         store.append_move("ROOM1", 1, 0, 1, "draw")
     assert store.load_moves("ROOM1", 1) == [(0, "draw")]
     store.delete_room("ROOM1")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 import time
 from typing import Any
 
@@ -16,7 +15,7 @@ from test_server_support import Client, ServerThread, choose, create_room, join,
 
 from unogame.server.flow import Timing
 from unogame.server.rooms import Room
-from unogame.server.storage import SqliteStorage
+from unogame.server.storage import SqliteStorage, StorageError
 
 
 @pytest.fixture(scope="module")
@@ -251,7 +250,7 @@ class FlakyStorage(SqliteStorage):
     def append_move(self, code: str, game_no: int, index: int, seat: int, move: str) -> None:
         if self.failures > 0:
             self.failures -= 1
-            raise sqlite3.OperationalError("disk I/O error")
+            raise StorageError("OperationalError: disk I/O error")
         super().append_move(code, game_no, index, seat, move)
 
 
@@ -269,14 +268,17 @@ def test_a_failed_write_changes_nothing_and_the_room_goes_on() -> None:
             move = "draw" if "draw" in before["legal"] else before["legal"][0]
             error = await host.request({"type": "move", "move": move,
                                         "version": before["version"]}, "error")
-            assert error["code"] == "server_error"
+            assert error["code"] == "not_saved"
             assert room.version == before["version"] and host.game() is before
             await play_for([host], lambda m: m["status"] == "playing" and turn_of(host) == 1,
                            timeout=20)
             waiting = host.game()["version"]
+            start = len(host.messages)
             storage.failures = 2  # the bot's move fails twice: it is tried again
             moved = await host.wait_for(lambda m: m["type"] == "update"
                                         and m["version"] > waiting, timeout=15)
+            told = [m for m in host.messages[start:] if m.get("code") == "not_saved"]
+            assert len(told) == 2  # everyone hears that the game could not be saved
             assert storage.failures == 0
             assert moved["version"] == room.version
             assert len(storage.load_moves(room.code, room.game_no)) == room.log_length

@@ -60,7 +60,7 @@ from .hub import LocalHub, encode
 from .limits import AddressAllowance
 from .names import is_text
 from .rooms import Limits, Room, RoomError, RoomManager, Timing, meta
-from .storage import SqliteStorage, Storage
+from .storage import SqliteStorage, Storage, StorageError
 
 log = logging.getLogger("unogame.server")
 
@@ -188,6 +188,9 @@ class Server:
             handler(conn, message)
         except RoomError as error:
             conn.error(error.code, error.message)
+        except StorageError as error:  # nothing was stored, so nothing changed
+            log.warning("%s not saved: %s", message["type"], error)
+            conn.error("not_saved", "the game could not be saved; nothing changed, try again")
 
     def _room(self, conn: Connection) -> Room:
         if conn.room is None:
@@ -342,7 +345,6 @@ class Server:
                     await asyncio.wait_for(writer, 1.0)
 
 
-SWEEP_SECONDS = 30.0
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; "
     "frame-ancestors 'none'; form-action 'self'; img-src 'self' data:; style-src 'self'; "
@@ -419,7 +421,7 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
 
     async def sweep() -> None:
         while True:
-            await asyncio.sleep(SWEEP_SECONDS)
+            await asyncio.sleep(manager.limits.sweep_seconds)
             try:
                 manager.expire_lobbies()
             except Exception as error:  # storage trouble: try again next time

@@ -54,7 +54,8 @@ class RoomGame:
 
     def __init__(self, code: str, game_no: int, table: Table, storage: Storage,
                  timing: Timing, on_change: Callable[[list[Event]], None],
-                 on_seats: Callable[[], None]) -> None:
+                 on_seats: Callable[[], None],
+                 on_not_saved: Callable[[Exception], None]) -> None:
         self.code = code
         self.game_no = game_no
         self.table = table
@@ -65,6 +66,8 @@ class RoomGame:
         everyone, saves its record if the status changed, and calls :meth:`schedule`)."""
         self.on_seats = on_seats
         """Called when a bot starts or stops standing in for someone."""
+        self.on_not_saved = on_not_saved
+        """Called when a bot's move or a deal could not be stored (it is tried again)."""
         self._clock = time.monotonic()
         self._timers: list[asyncio.TimerHandle] = []
         self._waiting: DecisionRequest | None = None
@@ -109,10 +112,10 @@ class RoomGame:
         try:
             self.storage.append_move(self.code, self.game_no, self.table.version,
                                      seat if move is not None else -1, text)
-        except Exception:
-            log.exception("room %s: storing %s failed; trying again", self.code, text)
+        except Exception as error:  # StorageError, or anything else the backend raised
             self._cancel_timers()
             self._later(RETRY_SECONDS, self.schedule)
+            self.on_not_saved(error)
             return
         self.on_change(apply())
 

@@ -29,7 +29,7 @@ from .flow import RoomGame
 from .flow import Timing as Timing
 from .hub import Hub
 from .names import BadNameError, clean_name
-from .storage import Storage
+from .storage import Storage, StorageError
 
 log = logging.getLogger("unogame.server")
 
@@ -337,8 +337,8 @@ class Room:
             self.host = host
             try:
                 self.save()
-            except Exception:  # the room goes on; a restart keeps the former host
-                log.exception("room %s: storing the new host failed", self.code)
+            except StorageError as error:  # the room goes on; a restart keeps the former host
+                log.warning("room %s: new host not saved: %s", self.code, error)
 
     # ------------------------------------------------------------ game flow
 
@@ -361,7 +361,7 @@ class Room:
         if self.current is not None:
             self.current.close()
         self.current = RoomGame(self.code, self.game_no, table, self.storage, self.timing,
-                                self._changed, self.publish_room)
+                                self._changed, self.publish_room, self.not_saved)
 
     def start(self) -> None:
         if self.status != LOBBY:
@@ -405,12 +405,19 @@ class Room:
         if self.status != old:
             try:
                 self.save()
-            except Exception:  # the move log is the truth; the record catches up later
-                log.exception("room %s: storing the status failed", self.code)
+            except StorageError as error:  # the move is logged; a restore derives the status
+                log.warning("room %s: status not saved: %s", self.code, error)
         self.publish_update(events)
         if self.status != old:
             self.publish_room()
         self.schedule()
+
+    def not_saved(self, error: Exception) -> None:
+        """A bot's or the timer's move could not be stored: nothing changed (the room tries
+        again shortly); everyone is told."""
+        log.warning("room %s: move not saved, retrying: %s", self.code, error)
+        self.hub.publish(self.code, lambda seat: {
+            "type": "error", "code": "not_saved", "message": "the game could not be saved"})
 
     def _running(self) -> RoomGame:
         if self.current is None or self.status == LOBBY:
@@ -567,6 +574,8 @@ class Limits:
     when the server is at ``max_rooms``."""
     lobby_expiry_seconds: float = 300.0
     """A lobby that never started and has nobody in it is forgotten after this long."""
+    sweep_seconds: float = 30.0
+    """How often expired lobbies are looked for."""
 
 
 @dataclass

@@ -22,11 +22,29 @@ import os
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 ROUND_BOUNDARY = "next_round"
 """The log entry (seat -1) that marks the deal of the next round."""
+
+BUSY_MS = 20
+"""How long a write waits for a lock held elsewhere before it fails (and is retried or
+refused): writes run in the server's event loop, which must never wait long."""
+
+
+class StorageError(Exception):
+    """A write (or read) that did not happen: locked, full disk, I/O error. Nothing of it
+    was stored, so the change it was for must not happen either."""
+
+
+@contextlib.contextmanager
+def _failures() -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.Error as error:
+        raise StorageError(f"{type(error).__name__}: {error}") from error
 
 
 class Storage(ABC):
@@ -75,7 +93,8 @@ class SqliteStorage(Storage):
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.path = str(path)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                   timeout=BUSY_MS / 1000)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         # Checkpoints (which wait for the disk) run in a background thread, never in the
@@ -114,17 +133,23 @@ class SqliteStorage(Storage):
         )
 
     def save_room(self, code: str, data: dict[str, Any]) -> None:
-        self._db.execute(
-            "INSERT INTO rooms (code, data) VALUES (?, ?) "
-            "ON CONFLICT(code) DO UPDATE SET data = excluded.data",
-            (code, json.dumps(data, ensure_ascii=False)),
-        )
+        with _failures():
+            self._db.execute(
+                "INSERT INTO rooms (code, data) VALUES (?, ?) "
+                "ON CONFLICT(code) DO UPDATE SET data = excluded.data",
+                (code, json.dumps(data, ensure_ascii=False)),
+            )
 
     def delete_room(self, code: str) -> None:
-        self._db.execute("BEGIN")
-        self._db.execute("DELETE FROM rooms WHERE code = ?", (code,))
-        self._db.execute("DELETE FROM moves WHERE room = ?", (code,))
-        self._db.execute("COMMIT")
+        with _failures():
+            self._db.execute("BEGIN")
+            try:
+                self._db.execute("DELETE FROM rooms WHERE code = ?", (code,))
+                self._db.execute("DELETE FROM moves WHERE room = ?", (code,))
+                self._db.execute("COMMIT")
+            except sqlite3.Error:
+                self._db.execute("ROLLBACK")
+                raise
 
     def load_rooms(self, unreadable: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
         broken = unreadable if unreadable is not None else {}
@@ -163,10 +188,11 @@ class SqliteStorage(Storage):
                                  (code, reason + " (left in place: unreadable)"))
 
     def append_move(self, code: str, game_no: int, index: int, seat: int, move: str) -> None:
-        self._db.execute(
-            "INSERT INTO moves (room, game_no, idx, seat, move) VALUES (?, ?, ?, ?, ?)",
-            (code, game_no, index, seat, move),
-        )
+        with _failures():
+            self._db.execute(
+                "INSERT INTO moves (room, game_no, idx, seat, move) VALUES (?, ?, ?, ?, ?)",
+                (code, game_no, index, seat, move),
+            )
 
     def load_moves(self, code: str, game_no: int) -> list[tuple[int, str]]:
         rows = self._db.execute(

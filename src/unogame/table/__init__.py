@@ -57,7 +57,7 @@ from .seats import (
     derived_seed,
     fill_empty_seats,
 )
-from .table import (
+from .steps import (
     MATCH_OVER,
     PLAYING,
     ROUND_OVER,
@@ -69,9 +69,8 @@ from .table import (
     NextRound,
     SeatInfo,
     Step,
-    Table,
-    round_start_events,
 )
+from .table import Table
 
 __all__ = [
     "DEFAULT_BOT_LEVEL",
@@ -93,5 +92,4 @@ __all__ = [
     "derived_seed",
     "fill_empty_seats",
     "reaction_order",
-    "round_start_events",
 ]

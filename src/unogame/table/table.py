@@ -8,113 +8,26 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from ..bots import Bot, make_bot
 from ..engine import Event, Game, IllegalMoveError, Move, NotationError, Rules
 from ..engine.moves import TURN_KINDS
 from .order import reaction_order
 from .seats import SeatSpec, TableError, TableSettings, derived_seed
-
-PLAYING: Final = "playing"
-ROUND_OVER: Final = "round_over"
-MATCH_OVER: Final = "match_over"
-
-STAND_IN_MOVE: Final = "stand_in_move"
-"""A table event, logged just before the events of a move a bot made for a person:
-``{"type": "stand_in_move", "seat": 1, "name": "Ann"}`` ("bot played for Ann")."""
-TABLE_EVENT_KINDS: Final = (STAND_IN_MOVE,)
-"""Event kinds the table adds to the engine's; bots are never sent them."""
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class DecisionRequest:
-    """A bot's decision the table wants: run ``bot.choose(view, legal)`` anywhere (a worker
-    thread too), then hand the answer to :meth:`Table.resolve`.
-
-    Until then the table calls nothing on ``bot`` (events for it wait) and hands out no other
-    request, so the bot may think on another thread.
-    """
-
-    seat: int
-    version: int
-    """The table's version when asked: an answer for an older version is dropped."""
-    view: dict[str, Any]
-    """``Game.view(seat)``: all the bot may know."""
-    legal: tuple[Move, ...]
-    bot: Bot
-    on_turn: bool
-    """Its own turn (it must move) or an off-turn reaction (UNO, catch, jump-in; optional)."""
-    stand_in: bool
-    """A bot playing for a person (gone past the grace, handed over, or out of time)."""
-    opened: float
-    """The table time at which this position appeared."""
-    delay: float
-    """Pacing hint: off turn, the bot's ``reaction_delay`` (a front end that shows the play to
-    people waits about this long after ``opened``); on turn 0 (the front end's think time)."""
-
-    def decide(self) -> tuple[Move | None, BaseException | None]:
-        """Ask the bot (what a worker runs); an exception is returned, not raised."""
-        try:
-            return self.bot.choose(self.view, list(self.legal)), None
-        except Exception as error:  # a faulty bot must not stop the table
-            return None, error
-
-
-@dataclass(frozen=True, slots=True)
-class BotPlay:
-    """A bot's move the table accepted (or the legal move that replaced a bad one): store it
-    if the front end stores moves, then :meth:`Table.apply` it."""
-
-    seat: int
-    move: Move
-    version: int
-    stand_in: bool
-    failure: str | None = None
-    """Why the bot's own answer was replaced (``None``: it was its own, legal move)."""
-
-
-@dataclass(frozen=True, slots=True)
-class NextRound:
-    """The table has decided to deal the next round: store that, then :meth:`Table.next_round`.
-
-    ``reason``: ``"ready"`` (every connected person pressed it), ``"countdown"`` (the
-    scoreboard's time ran out) or ``"nobody"`` (no person is connected)."""
-
-    version: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class BotFailure:
-    """A bot's answer the table refused: the policy is the same for every front end."""
-
-    seat: int
-    level: str
-    version: int
-    on_turn: bool
-    reason: str
-    replaced_by: str | None
-    """The legal turn move played instead (``None`` off turn: the reaction is dropped)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    """A seat as everyone may see it."""
-
-    name: str
-    bot: str | None
-    """The bot level of a bot seat (``None``: a person's seat)."""
-    present: bool
-    """A person connected (always ``True`` for a bot seat)."""
-    stand_in: bool
-    """A bot plays this person's seat until they come back."""
-    handed: bool
-    """The host handed the seat to a bot."""
-
-
-Step = DecisionRequest | NextRound | None
+from .steps import (
+    MATCH_OVER,
+    PLAYING,
+    ROUND_OVER,
+    STAND_IN_MOVE,
+    TABLE_EVENT_KINDS,
+    BotFailure,
+    BotPlay,
+    DecisionRequest,
+    NextRound,
+    SeatInfo,
+    Step,
+)
 
 
 class _Seat:
@@ -189,7 +102,7 @@ class Table:
         for index, seat in enumerate(self._seats):
             if seat.bot is not None:
                 self._new_round(index, seat.bot)
-        self._record(round_start_events(self.game))
+        self._record(self.game.start_events())  # round 1's deal and first card too
         self._open()
 
     # ------------------------------------------------------------------ reading
@@ -603,18 +516,4 @@ class Table:
                 return
 
 
-def round_start_events(game: Game) -> list[Event]:
-    """The current round's start events: the deal and the first card's effects
-    (``Game.start_events``, CONTRACTS.md), for round 1 too."""
-    start = getattr(game, "start_events", None)
-    if callable(start):
-        return list(start())
-    if game.top_card is None:
-        return []
-    return [Event("deal", {"dealer": game.dealer, "top": game.top_card, "turn": game.turn,
-                           "direction": game.direction})]
-
-
-__all__ = ["MATCH_OVER", "PLAYING", "ROUND_OVER", "STAND_IN_MOVE", "TABLE_EVENT_KINDS",
-           "BotFailure", "BotPlay", "DecisionRequest", "NextRound", "SeatInfo", "Step",
-           "Table", "round_start_events"]
+__all__ = ["Table"]
