@@ -21,6 +21,7 @@ from tui_helpers import (  # noqa: E402
     config,
     game_screen,
     human_turn,
+    one_person,
     ready,
     run,
     screen_text,
@@ -206,9 +207,7 @@ def test_wild_asks_colour_and_swap_asks_seat() -> None:
                 "turn": 0}
 
     async def scenario() -> None:
-        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bob", LEVEL),
-                            SeatConfig("Cid", LEVEL), **FROZEN),
-                     game=Game.from_position(position))
+        app = one_person(position)
         async with app.run_test(size=(80, 24)) as pilot:
             await ready(pilot, app)
             match = app.match
@@ -308,13 +307,6 @@ async def start(pilot: Any, app: UnoApp) -> Game:
     await ready(pilot, app)
     assert app.match is not None
     return app.match.game
-
-
-def one_person(position: dict[str, Any], rules: Rules) -> UnoApp:
-    seats = [SeatConfig("Ann")] + [SeatConfig(f"Bot {i}", LEVEL)
-                                   for i in range(1, position["players"])]
-    return UnoApp(config(*seats, rules=rules, **FROZEN),
-                  game=Game.from_position(position, rules))
 
 
 def test_custom_card_controls() -> None:

@@ -19,6 +19,7 @@ from tui_helpers import (  # noqa: E402
     LEVEL,
     config,
     game_screen,
+    one_person,
     ready,
     run,
     screen_text,
@@ -97,9 +98,7 @@ def test_keys_under_a_thai_keyboard_layout() -> None:
                 "turn": 0}
 
     async def scenario() -> None:
-        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bob", LEVEL),
-                            SeatConfig("Cid", LEVEL), **FROZEN),
-                     game=Game.from_position(position))
+        app = one_person(position)
         async with app.run_test(size=(80, 24)) as pilot:
             await ready(pilot, app)
             match = app.match

@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
+from unogame.engine import Game, Rules
 from unogame.tui.app import UnoApp
 from unogame.tui.match import MatchConfig, SeatConfig
 from unogame.tui.screens.choice import ChoiceScreen
@@ -105,3 +106,12 @@ async def take_keyboard(pilot: Any, app: UnoApp) -> None:
     await pilot.press("p")
     await until(pilot, lambda: not isinstance(app.screen, PassScreen))
     await pilot.pause()
+
+
+def one_person(position: dict[str, Any], rules: Rules | None = None) -> UnoApp:
+    """Ann and bots that never move, at a table set up from ``position``."""
+    rules = rules or Rules()
+    seats = [SeatConfig("Ann")] + [SeatConfig(f"Bot {i}", LEVEL)
+                                   for i in range(1, position["players"])]
+    return UnoApp(config(*seats, rules=rules, **FROZEN),
+                  game=Game.from_position(position, rules))
