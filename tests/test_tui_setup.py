@@ -187,3 +187,53 @@ def test_setup_screen_starts_a_match() -> None:
             assert not any(isinstance(s, PassScreen) for s in app.screen_stack)
 
     run(scenario)
+
+
+async def play_some(pilot: Any, app: UnoApp, moves: int) -> int:
+    """The people at the keyboard make ``moves`` turn moves (taking the keyboard when the
+    pass screen asks); returns how many they made before the round ended."""
+    match = app.match
+    assert match is not None
+    game = match.game
+    made = 0
+
+    def people_can_act() -> bool:
+        return (game.is_round_over or isinstance(app.screen, PassScreen)
+                or (app.viewer is not None and game.turn == app.viewer
+                    and isinstance(app.screen, GameScreen | ChoiceScreen)))
+
+    while made < moves and not game.is_round_over:
+        await until(pilot, people_can_act, limit=3000)
+        if game.is_round_over:
+            break
+        if isinstance(app.screen, PassScreen):
+            await take_keyboard(pilot, app)
+            continue
+        before = len(game.history)
+        await human_turn(pilot, app)
+        await until(pilot, lambda b=before: len(game.history) > b)
+        assert "Not possible now" not in screen_text(app)
+        made += 1
+    return made
+
+
+@pytest.mark.parametrize(("seed", "players", "kinds"), [
+    (1, 2, {1: "random"}),
+    (13, 3, {1: "", 2: ""}),
+    (99, 5, {1: "random", 2: "", 3: "easy", 4: ""}),
+    (2024, 2, {1: ""}),
+])
+def test_setup_screen_to_a_match_for_mixes_of_people_and_bots(
+        seed: int, players: int, kinds: dict[int, str]) -> None:
+    async def scenario() -> None:
+        app = UnoApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await start_with_enter(pilot, app, seed, kinds=kinds, players=players)
+            match = app.match
+            assert match is not None and match.game.players == players
+            match.config.bot_delay = 0.0
+            match.config.reaction_delay = 0.0
+            made = await play_some(pilot, app, 6)
+            assert made == 6 or match.game.is_round_over
+
+    run(scenario)
