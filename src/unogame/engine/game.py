@@ -652,7 +652,9 @@ class Game:
             self._restore(undo.pop()[1])
             return last
         start = self._round_start
-        assert start is not None  # every game with a history has its round's start
+        if start is None:  # only a game built with Game(...) itself, never dealt
+            self._history.append(last)
+            raise IndexError("this game was never dealt: its moves cannot be taken back")
         self._restore(start)
         for seat, move in self._history:
             self._apply(seat, move, None)
@@ -684,7 +686,8 @@ class Game:
         start = self._start
         if start is None:
             origin = self._origin
-            assert origin is not None
+            if origin is None:
+                raise ValueError("this game was never dealt nor set up: it has no record")
             start = {"state": dump_position(self._clone_at(origin))}
         rounds = [*self._finished_rounds, self._history]
         return {
