@@ -1,0 +1,216 @@
+"""The environment's core: one game, whose decision it is, and one narrow ``step``.
+
+Every front of :mod:`unogame.env` (the PettingZoo, Gymnasium and OpenSpiel games) drives a
+:class:`UnoCore` and nothing else: ``reset(seed)``, then ``seat``/``legal_actions()``/
+``observe(seat)`` to read and :meth:`UnoCore.step` to act. A compiled core can replace
+this class behind the same methods.
+
+Decisions (docs/ENV.md, "Turns and reactions"): before each decision of the player to act,
+after every move it makes (and after a deal or a jump-in), each other seat that has a legal
+off-turn move (``uno``, ``catch``, a jump-in) gets one step, in
+:func:`~unogame.env.reaction.reaction_order`, with its options plus ``NO_REACTION``.
+
+>>> core = UnoCore(players=2)
+>>> core.reset(seed=3)
+>>> while not core.over:
+...     core.step(core.legal_actions()[0])
+>>> sorted(core.returns), core.game.winner is not None
+([-1.0, 1.0], True)
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from ..engine import Event, Game, IllegalMoveError, Move, Rules
+from ..engine.moves import TURN_KINDS
+from .actions import NO_REACTION, NUM_ACTIONS, action_to_move, move_to_action
+from .observation import SeatMemory, encode, rules_features
+from .reaction import reaction_order
+
+RewardKind = Literal["share", "points"]
+REWARDS: Final = ("share", "points")
+
+
+class UnoCore:
+    """One round (or, with ``match=True``, one match to ``rules.target_score``)."""
+
+    def __init__(self, players: int, rules: Rules | None = None, match: bool = False,
+                 reward: RewardKind = "share", max_steps: int = 50_000) -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        self.players = players
+        self.rules = rules if rules is not None else Rules()
+        self.match = match
+        self.reward: RewardKind = reward
+        self.max_steps = max_steps
+        self._rules_part = rules_features(self.rules)
+        self.game = Game.new(players, self.rules, 0)
+        self.seat = -1
+        """The seat that decides now (-1 once the episode is over)."""
+        self.on_turn = True
+        """Whether that decision is the turn of the player to act (else a reaction)."""
+        self.over = False
+        self.truncated = False
+        self.rewards = [0.0] * players
+        """Rewards of the last step, by seat."""
+        self.returns = [0.0] * players
+        """Rewards summed over the episode, by seat."""
+        self.steps = 0
+        self.round = 0
+        """Rounds dealt in this episode (a new round: bots start afresh)."""
+        self.events: list[Event] = []
+        """The events of the last step (empty after a reset or a new deal)."""
+        self._queue: list[int] = []
+        self._legal: list[Move] = []
+        self._memories: list[SeatMemory] = []
+        self._match_points = [0.0] * players
+
+    # ---------------------------------------------------------------- episode
+
+    def reset(self, seed: int) -> None:
+        """A new game dealt from ``seed`` (same seed, same actions: same episode)."""
+        self.game = Game.new(self.players, self.rules, seed)
+        self.over = self.truncated = False
+        self.rewards = [0.0] * self.players
+        self.returns = [0.0] * self.players
+        self._match_points = [0.0] * self.players
+        self.steps = 0
+        self.round = 0
+        self._new_round()
+
+    def _new_round(self) -> None:
+        game = self.game
+        self.round += 1
+        self._memories = [SeatMemory(seat, self.players) for seat in range(self.players)]
+        for seat, memory in enumerate(self._memories):
+            memory.new_round(game.view(seat))
+        self._queue = reaction_order(game)
+        self._next_decision()
+
+    # ---------------------------------------------------------------- reading
+
+    def legal_moves(self) -> list[Move]:
+        """The moves of the deciding seat (without "no reaction")."""
+        return self._legal
+
+    def legal_actions(self) -> list[int]:
+        """The deciding seat's actions, ascending (off turn, ``NO_REACTION`` last)."""
+        if self.over:
+            return []
+        seat, players = self.seat, self.players
+        actions = sorted({move_to_action(move, seat, players) for move in self._legal})
+        if not self.on_turn:
+            actions.append(NO_REACTION)
+        return actions
+
+    def action_mask(self) -> npt.NDArray[np.int8]:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[self.legal_actions()] = 1
+        return mask
+
+    def observe(self, seat: int) -> npt.NDArray[np.float32]:
+        """``seat``'s observation: from ``game.view(seat)`` and its own events only."""
+        view = self.game.view(seat)
+        memory = self._memories[seat]
+        memory.tracker.sync(view)
+        return encode(view, memory, self.rules, self._rules_part)
+
+    # ---------------------------------------------------------------- acting
+
+    def step(self, action: int) -> None:
+        """The deciding seat takes ``action``; play goes on to the next decision.
+
+        An action that is not legal now raises ``ValueError`` and changes nothing.
+        """
+        if self.over:
+            raise ValueError("the episode is over: reset first")
+        seat = self.seat
+        action = int(action)
+        if action == NO_REACTION and not self.on_turn:
+            move = None
+        else:
+            try:
+                move = action_to_move(action, seat, self.players)
+            except ValueError as error:
+                raise ValueError(f"illegal action {action}: {error}") from None
+            if move is None or move not in self._legal:
+                raise ValueError(f"illegal action {action} ({move}) for seat {seat}; legal: "
+                                 f"{self.legal_actions()}")
+        self.rewards = [0.0] * self.players
+        self.events = []
+        self.steps += 1
+        if move is not None:
+            if self._apply(seat, move):  # the episode ended, or a new round was dealt
+                return
+            if self.on_turn or move.kind in TURN_KINDS:  # a new moment to react to
+                self._queue = reaction_order(self.game)
+        if self.steps >= self.max_steps:
+            self.over = self.truncated = True
+            self.seat = -1
+            return
+        self._next_decision()
+
+    def _apply(self, seat: int, move: Move) -> bool:
+        """Push the move and tell every seat its events; True if the round ended."""
+        game = self.game
+        winner_score = game.scores[:]
+        try:
+            events = game.push(seat, move)
+        except IllegalMoveError as error:  # legal_moves said yes: a broken invariant
+            raise RuntimeError(f"engine refused a legal move: {error}") from error
+        self.events = events
+        memories = self._memories
+        for event in events:
+            for other, memory in enumerate(memories):
+                memory.observe(event.for_seat(other))
+        if game.winner is None:
+            return False
+        self._end_round(game.winner, game.scores[game.winner] - winner_score[game.winner])
+        return True
+
+    def _end_round(self, winner: int, points: int) -> None:
+        players = self.players
+        if self.reward == "share":
+            share = [1.0 if seat == winner else -1.0 / (players - 1) for seat in range(players)]
+        else:
+            share = [float(points) if seat == winner else -points / (players - 1)
+                     for seat in range(players)]
+        game = self.game
+        if not self.match:
+            self._pay(share)
+            return
+        for seat in range(players):
+            self._match_points[seat] += share[seat]
+        if game.game_winner is None:
+            game.next_round()
+            self._new_round()
+            return
+        if self.reward == "share":
+            self._pay([1.0 if seat == game.game_winner else -1.0 / (players - 1)
+                       for seat in range(players)])
+        else:
+            self._pay(self._match_points)
+
+    def _pay(self, rewards: list[float]) -> None:
+        self.rewards = list(rewards)
+        self.returns = [total + reward for total, reward in zip(self.returns, rewards,
+                                                                 strict=True)]
+        self.over = True
+        self.seat = -1
+        self._legal = []
+
+    def _next_decision(self) -> None:
+        game = self.game
+        queue = self._queue
+        while queue:
+            seat = queue.pop(0)
+            legal = game.legal_moves(seat)
+            if legal:
+                self.seat, self.on_turn, self._legal = seat, False, legal
+                return
+        self.seat, self.on_turn = game.turn, True
+        self._legal = game.legal_moves(game.turn)
