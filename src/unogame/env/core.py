@@ -20,11 +20,14 @@ off-turn move (``uno``, ``catch``, a jump-in) gets one step, in
 
 from __future__ import annotations
 
+import copy
+import random
 from typing import Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from ..bots.ismcts import determinize, public_game
 from ..engine import Event, Game, IllegalMoveError, Move, Rules
 from ..engine.moves import TURN_KINDS
 from .actions import NO_REACTION, NUM_ACTIONS, action_to_move, move_to_action
@@ -73,7 +76,14 @@ class UnoCore:
 
     def reset(self, seed: int) -> None:
         """A new game dealt from ``seed`` (same seed, same actions: same episode)."""
-        self.game = Game.new(self.players, self.rules, seed)
+        self.start_from(Game.new(self.players, self.rules, seed))
+
+    def start_from(self, game: Game) -> None:
+        """An episode from a given game (a NOTATION position, say) of this core's size and
+        rules; the seats remember only what their views show."""
+        if game.players != self.players or game.rules != self.rules:
+            raise ValueError("the game must have this core's players and rules")
+        self.game = game
         self.over = self.truncated = False
         self.rewards = [0.0] * self.players
         self.returns = [0.0] * self.players
@@ -118,6 +128,47 @@ class UnoCore:
         memory = self._memories[seat]
         memory.tracker.sync(view)
         return encode(view, memory, self.rules, self._rules_part)
+
+    # ---------------------------------------------------------------- copies
+
+    def clone(self) -> UnoCore:
+        """An independent copy (for search: OpenSpiel clones states all the time)."""
+        other = copy.copy(self)
+        other.game = self.game.copy()
+        other.rewards = self.rewards[:]
+        other.returns = self.returns[:]
+        other.events = []
+        other._queue = self._queue[:]
+        other._memories = [memory.copy() for memory in self._memories]
+        other._match_points = self._match_points[:]
+        return other
+
+    def __deepcopy__(self, memo: dict[int, object]) -> UnoCore:
+        return self.clone()
+
+    def resample(self, seat: int, rng: random.Random) -> UnoCore:
+        """A copy in which every card ``seat`` cannot see is dealt again at random,
+        consistently with its view and what it knows (IS-MCTS determinization).
+
+        ``seat`` sees the same observation and has the same legal actions in the copy;
+        the other seats remember only what their new views show.
+        """
+        view = self.game.view(seat)
+        memory = self._memories[seat]
+        memory.tracker.sync(view)
+        template = public_game(view, seat, self.rules)
+        world = determinize(view, memory.tracker, template, memory.tracker.unseen(view), rng)
+        other = self.clone()
+        other.game = world
+        for index in range(self.players):
+            if index != seat:
+                fresh = SeatMemory(index, self.players)
+                fresh.new_round(world.view(index))
+                fresh.played = memory.played[:]
+                other._memories[index] = fresh
+        if not other.over:
+            other._legal = world.legal_moves(other.seat)
+        return other
 
     # ---------------------------------------------------------------- acting
 

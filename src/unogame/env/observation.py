@@ -16,6 +16,7 @@ in docs/ENV.md.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Final
 
 import numpy as np
@@ -93,6 +94,17 @@ class SeatMemory:
         self.played = [0] * NUM_CARDS
         for code in view["discard_pile"]:
             self.played[_CARD[code]] += 1
+
+    def copy(self) -> SeatMemory:
+        """An independent copy (much faster than ``copy.deepcopy``)."""
+        other = SeatMemory.__new__(SeatMemory)
+        other.seat, other.players, other.played = self.seat, self.players, self.played[:]
+        tracker = other.tracker = copy.copy(self.tracker)
+        tracker.known = [cards[:] for cards in tracker.known]
+        tracker.own = tracker.own[:] if tracker.own is not None else None
+        tracker.allowance = [limits[:] for limits in tracker.allowance]
+        tracker.named = tracker.named[:]
+        return other
 
     def observe(self, event: dict[str, Any]) -> None:
         """An event as this seat sees it (``Event.for_seat``)."""
