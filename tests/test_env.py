@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
 
-from unogame.bots.ismcts import determinize, public_game  # noqa: E402
-from unogame.engine import CUSTOM_RULES, Game, Rules  # noqa: E402
-from unogame.engine.moves import DRAW, PLAY  # noqa: E402
-from unogame.env import (  # noqa: E402
+from unogame.bots.ismcts import determinize, public_game
+from unogame.engine import CUSTOM_RULES, Game, Rules
+from unogame.engine.moves import DRAW, PLAY
+from unogame.env import (
     ACTION_NAMES,
     NO_REACTION,
     NUM_ACTIONS,
@@ -31,8 +31,8 @@ from unogame.env import (  # noqa: E402
     move_to_action,
     uno_v0,
 )
-from unogame.env.actions import actions_table_markdown  # noqa: E402
-from unogame.env.observation import SIZE, SLICES, SeatMemory, encode  # noqa: E402
+from unogame.env.actions import actions_table_markdown
+from unogame.env.observation import SIZE, SLICES, SeatMemory, encode
 
 HOUSE = {"jump_in": True, "seven_zero": True, "stacking": True, "custom_rule": "chosen_draw",
          "hand_size": 5}
@@ -302,7 +302,7 @@ def test_gymnasium_masks_match_the_learners_legal_moves() -> None:
     env = SingleAgentUno(players=3, opponents=["easy"], rules={"jump_in": True})
     rng = random.Random(0)
     for episode in range(5):
-        obs, info = env.reset(seed=episode)
+        _, info = env.reset(seed=episode)
         done = False
         while not done:
             mask = env.action_masks()
@@ -314,7 +314,7 @@ def test_gymnasium_masks_match_the_learners_legal_moves() -> None:
                 expected.add(NO_REACTION)
             assert set(np.flatnonzero(mask)) == expected
             action = playable_first(list(np.flatnonzero(mask)), core, rng)
-            obs, reward, terminated, truncated, info = env.step(action)
+            _, reward, terminated, truncated, info = env.step(action)
             done = terminated or truncated
         assert reward in (1.0, -0.5)
 

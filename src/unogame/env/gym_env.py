@@ -41,7 +41,7 @@ Obs = npt.NDArray[np.float32]
 class SingleAgentUno(gym.Env[Obs, np.int64]):
     """UNO from one seat (``seat``, or a random seat each episode when ``None``)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's)
 
     def __init__(self, players: int = 2, opponents: Sequence[str] = ("random",),
                  rules: Any = None, seat: int | None = None, match: bool = False,
@@ -111,7 +111,7 @@ class SingleAgentUno(gym.Env[Obs, np.int64]):
             return np.zeros(NUM_ACTIONS, dtype=bool)
         return self.core.action_mask().astype(bool)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         text = render_text(self.core)

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from ..bots.knowledge import CardTracker
 from ..engine import Rules
-from ..engine.cards import COLORS, NUM_CARDS, card_from_code
+from ..engine.cards import CARD_CODE, COLORS, NUM_CARDS
 from ..engine.moves import MAX_SEATS
 from ..engine.rules import CUSTOM_RULES
 
@@ -68,10 +68,7 @@ SIZE: Final = sum(size for _, size in SECTIONS)
 HIGH: Final = 12.0
 """Every entry lies in ``[0, HIGH]``."""
 
-_CARD: Final = {code: card_from_code(code) for code in
-                ("R0 R1 R2 R3 R4 R5 R6 R7 R8 R9 RS RR R+2 Y0 Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 YS YR "
-                 "Y+2 G0 G1 G2 G3 G4 G5 G6 G7 G8 G9 GS GR G+2 B0 B1 B2 B3 B4 B5 B6 B7 B8 B9 BS "
-                 "BR B+2 W W+4 WS WC").split()}
+_CARD: Final = {code: card for card, code in enumerate(CARD_CODE)}
 _COLOR: Final = {letter: index for index, letter in enumerate(COLORS)}
 _CUSTOM: Final = {name: index for index, name in enumerate(CUSTOM_RULES)}
 _O = {name: piece.start for name, piece in SLICES.items()}
@@ -131,6 +128,11 @@ def rules_features(rules: Rules) -> npt.NDArray[np.float32]:
     return out
 
 
+def _counts(codes: list[str], size: int = NUM_CARDS) -> npt.NDArray[np.float32]:
+    """How many of each card kind a list of codes holds."""
+    return np.bincount([_CARD[code] for code in codes], minlength=size).astype(np.float32)
+
+
 def encode(view: dict[str, Any], memory: SeatMemory, rules: Rules,
            rules_part: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """The observation of ``memory.seat`` from its ``view`` (``Game.view(seat)``)."""
@@ -139,13 +141,11 @@ def encode(view: dict[str, Any], memory: SeatMemory, rules: Rules,
     seat = memory.seat
     players = view["players"]
     hands = view["hands"]
-    for code in hands[seat]:
-        obs[o["hand"] + _CARD[code]] += 1.0
+    obs[SLICES["hand"]] = _counts(hands[seat])
     discard = view["discard_pile"]
     if discard:
         obs[o["top"] + _CARD[discard[0]]] = 1.0
-        for code in discard:
-            obs[o["discard"] + _CARD[code]] += 1.0
+        obs[SLICES["discard"]] = _counts(discard)
     color = view["color"]
     if color is not None:
         obs[o["color"] + _COLOR[color]] = 1.0
@@ -164,24 +164,22 @@ def encode(view: dict[str, Any], memory: SeatMemory, rules: Rules,
     catchable = view["catchable"]
     scores = view["scores"]
     target = rules.target_score
-    base = o["seats"]
     width = len(SEAT_FEATURES)
+    seats = np.zeros((MAX_SEATS, width), dtype=np.float32)
     for offset in range(players):
         other = (seat + offset) % players
         hand = hands[other]
-        at = base + offset * width
-        obs[at] = 1.0
-        obs[at + 1] = (len(hand) if isinstance(hand, list) else hand) / 10
-        obs[at + 2] = 1.0 if other in uno else 0.0
-        obs[at + 3] = 1.0 if other in catchable else 0.0
-        obs[at + 4] = min(1.0, scores[other] / target)
+        seats[offset] = (1.0, (len(hand) if isinstance(hand, list) else hand) / 10,
+                         other in uno, other in catchable, min(1.0, scores[other] / target))
+    obs[SLICES["seats"]] = seats.ravel()
     obs[SLICES["played"]] = np.minimum(memory.played, HIGH)  # reshuffled cards come again
     known = memory.tracker.known
     base = o["known"]
     for offset in range(1, players):
-        at = base + (offset - 1) * NUM_CARDS
-        for card in known[(seat + offset) % players]:
-            obs[at + card] += 1.0
+        cards = known[(seat + offset) % players]
+        if cards:
+            at = base + (offset - 1) * NUM_CARDS
+            obs[at:at + NUM_CARDS] = np.bincount(cards, minlength=NUM_CARDS)
     obs[o["draw_pile"]] = view["draw_pile"] / 112
     obs[SLICES["rules"]] = rules_features(rules) if rules_part is None else rules_part
     return obs

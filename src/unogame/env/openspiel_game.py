@@ -2,9 +2,10 @@
 an imperfect-information Python game, registered with ``pyspiel.register_game`` on import.
 
 Parameters: ``players`` (2-10), ``rules`` (rule options as text, e.g.
-``"stacking;custom_rule:skip"``, see :func:`parse_rules`) and ``max_steps`` (the game ends in a draw, returns 0, after that
-many decisions). One chance node opens the game: its outcome is the seed of the deal and of
-every later reshuffle (``NUM_SEEDS`` equally likely seeds). Decisions, actions and
+``"stacking;custom_rule:skip"``, see :func:`parse_rules`) and ``max_steps`` (the game ends
+in a draw, returns 0, after that many decisions). One chance node opens the game: its
+outcome is the seed of the deal and of every later reshuffle (``NUM_SEEDS`` equally likely
+seeds). Decisions, actions and
 observations are those of the PettingZoo environment (docs/ENV.md); the returns are +1 for
 the round's winner and -1/(n-1) for the others.
 
@@ -279,8 +280,9 @@ class UnoObserver:
 class UnoInfoStateObserver:
     """The information-state observer: text only (perfect recall)."""
 
-    tensor = None
-    dict: dict[str, Any] = {}
+    def __init__(self) -> None:
+        self.tensor = None
+        self.dict: dict[str, Any] = {}
 
     def set_from(self, state: UnoState, player: int) -> None:
         pass

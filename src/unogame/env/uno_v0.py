@@ -21,7 +21,7 @@ nothing.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -40,10 +40,9 @@ ObsDict = dict[str, npt.NDArray[Any]]
 
 
 def env(**kwargs: Any) -> AECEnv[str, ObsDict, int]:
-    """The environment in PettingZoo's usual wrappers (bounds and call order checked)."""
-    wrapped: Any = raw_env(**kwargs)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    """The environment in PettingZoo's order-enforcing wrapper (the raw environment itself
+    refuses an action out of bounds or illegal with ``ValueError``)."""
+    wrapped: Any = wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
     result: AECEnv[str, ObsDict, int] = wrapped
     return result
 
@@ -55,10 +54,10 @@ def make_rules(rules: Rules | dict[str, Any] | None) -> Rules:
     return Rules.from_dict(rules)
 
 
-class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # noqa: N801 (PettingZoo's name)
+class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     """UNO for 2-10 agents: one round, or a match to ``target_score`` with ``match=True``."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "uno_v0",
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "uno_v0",
                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, players: int = 2, rules: Rules | dict[str, Any] | None = None,
