@@ -42,11 +42,11 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
             return [(legal_actions[0], 1.0)]
         self._root_node = self.create_new_node(state)
         deadline = time.perf_counter() + self.seconds
-        while True:
+        done = 0
+        while done < 2 or time.perf_counter() < deadline:  # the first only expands the root
             self.run_simulation(self.sample_root_state(state))
-            self.simulations += 1
-            if time.perf_counter() >= deadline:
-                break
+            done += 1
+        self.simulations += done
         return self.get_final_policy(state, self._root_node)
 
 

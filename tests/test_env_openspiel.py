@@ -69,6 +69,27 @@ def test_resample_keeps_the_information_state_and_hides_nothing_it_should_not() 
     assert changed > 100  # the hidden cards really are dealt again
 
 
+def test_resample_by_a_reacting_seat_chooses_the_hidden_drawn_card() -> None:
+    """A reacting seat cannot see the card the player to act just drew (D8); a resampled
+    state must still give that player a real, playable drawn card (found by IS-MCTS:
+    it used to be card -1, the move 'play WC' without a colour)."""
+    from unogame.engine import Game
+    from unogame.env.core import UnoCore
+
+    core = UnoCore(2, Rules(hand_size=2))
+    core.start_from(Game.from_position({
+        "players": 2, "hands": [["R1", "G2"], ["B5"]], "draw_pile": ["R3", "G9"],
+        "discard_pile": ["R5"], "color": "R", "turn": 1}, Rules(hand_size=2)))
+    assert core.on_turn and core.seat == 1
+    core.step(376)  # seat 1 draws R3 (top of the pile, playable): a pending drawn card
+    assert core.game.pending is not None and core.game.pending.kind == "drawn"
+    for number in range(20):
+        world = core.resample(0, random.Random(number)).game
+        assert world.pending is not None and world.pending.card >= 0
+        assert world.is_playable(world.pending.card)
+        assert world.legal_moves(1)[0].card_code in world.hand(1)
+
+
 def test_information_state_holds_own_events_only() -> None:
     game = pyspiel.load_game("python_unogame", {"players": 2})
     state = game.new_initial_state()
@@ -86,14 +107,14 @@ def test_information_state_holds_own_events_only() -> None:
     assert not any('"cards"' in line for line in theirs[1:])
 
 
-def test_ismcts_plays_twenty_rounds() -> None:
-    """OpenSpiel's IS-MCTS bot (with our playout evaluator) against itself, 20 rounds."""
-    game = pyspiel.load_game("python_unogame", {"players": 2, "rules": "jump_in"})
+def play_ismcts_rounds(rules: str, rounds: int, simulations: int) -> list[int]:
+    """OpenSpiel's IS-MCTS bot (with our playout evaluator) against itself; the winners."""
+    game = pyspiel.load_game("python_unogame", {"players": 2, "rules": rules})
     random_state = np.random.RandomState(7)
     bot = ismcts.ISMCTSBot(game, openspiel_game.PlayoutEvaluator(seed=1, max_moves=30),
-                           uct_c=2.0, max_simulations=3, random_state=random_state)
+                           uct_c=2.0, max_simulations=simulations, random_state=random_state)
     winners = []
-    for round_number in range(20):
+    for round_number in range(rounds):
         state = game.new_initial_state()
         state.apply_action(round_number)
         while not state.is_terminal():
@@ -104,7 +125,16 @@ def test_ismcts_plays_twenty_rounds() -> None:
         returns = state.returns()
         assert sorted(returns) == [-1.0, 1.0]
         winners.append(returns.index(1.0))
-    assert set(winners) == {0, 1}
+    return winners
+
+
+def test_ismcts_plays_twenty_rounds() -> None:
+    assert set(play_ismcts_rounds("jump_in;hand_size:3", rounds=20, simulations=2)) == {0, 1}
+
+
+@pytest.mark.slow
+def test_ismcts_plays_twenty_rounds_with_the_default_deal() -> None:
+    assert set(play_ismcts_rounds("jump_in;stacking", rounds=20, simulations=8)) == {0, 1}
 
 
 def test_no_reaction_is_offered_off_turn_only() -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from typing import Final, Literal
 
 import numpy as np
@@ -29,6 +30,7 @@ import numpy.typing as npt
 
 from ..bots.ismcts import determinize, public_game
 from ..engine import Event, Game, IllegalMoveError, Move, Rules
+from ..engine.cards import CARD_COPIES, card_from_code
 from ..engine.moves import TURN_KINDS
 from .actions import NO_REACTION, NUM_ACTIONS, action_to_move, move_to_action
 from .observation import SeatMemory, encode, rules_features
@@ -158,6 +160,9 @@ class UnoCore:
         memory.tracker.sync(view)
         template = public_game(view, seat, self.rules)
         world = determinize(view, memory.tracker, template, memory.tracker.unseen(view), rng)
+        pending = self.game.pending
+        if pending is not None and pending.kind == "drawn" and seat != self.game.turn:
+            world = _with_drawn_card(world, seat, rng)
         other = self.clone()
         other.game = world
         for index in range(self.players):
@@ -265,3 +270,38 @@ class UnoCore:
                 return
         self.seat, self.on_turn = game.turn, True
         self._legal = game.legal_moves(game.turn)
+
+
+def _with_drawn_card(world: Game, observer: int, rng: random.Random) -> Game:
+    """``world`` with the hidden card of a pending ``drawn`` decision chosen: a playable
+    card of the player to act's sampled hand. A view of another seat does not show that
+    card (D8), so a sample may have none: one is then swapped in from a place ``observer``
+    cannot see (the draw pile, another hand), or, failing that, a wild card replaces one."""
+    position = world.position()
+    turn = world.turn
+    hands = position["hands"]
+    hand = hands[turn]
+
+    def playable(code: str) -> bool:
+        return world.is_playable(card_from_code(code))
+
+    choices = [code for code in hand if playable(code)]
+    if not choices:
+        places = [position["draw_pile"], *(cards for index, cards in enumerate(hands)
+                                           if index not in (turn, observer))]
+        sources = [(place, index) for place in places
+                   for index, code in enumerate(place) if playable(code)]
+        slot = rng.randrange(len(hand))
+        if sources:
+            place, index = rng.choice(sources)
+            hand[slot], place[index] = place[index], hand[slot]
+        else:
+            held = Counter(code for cards in (*hands, position["draw_pile"],
+                                              position["discard_pile"]) for code in cards)
+            hand[slot] = next(code for code in ("W", "WC", "W+4", "WS")
+                              if held[code] < CARD_COPIES[card_from_code(code)])
+        choices = [hand[slot]]
+    position["pending"] = {"kind": "drawn", "card": rng.choice(choices)}
+    rebuilt = Game.from_position(position, world.rules, world.seed)
+    rebuilt.dealer_draws = world.dealer_draws
+    return rebuilt
