@@ -7,8 +7,9 @@ Both loops take random legal actions: ours from ``action_mask`` in the standard 
 (``env.last()``, observations built every step, reactions are steps too); RLCard's
 ``env.run()`` with its ``RandomAgent``s. RLCard's UNO has no voluntary draw, so the ratio
 uses our random agent that plays before it draws (``plays_first``); the uniform agent's
-figures (voluntary draws too: long rounds, big hands) are printed as well. They alternate in short slices on one core, so
-that machine noise hits both alike. The last line is
+figures (voluntary draws too: long rounds, big hands) are printed as well. The loops
+alternate in short slices on one core, so that machine noise hits both alike. The last
+line is
 ``vs rlcard env (steps/s): X.XX x`` (our steps/s over RLCard's).
 """
 
@@ -130,8 +131,8 @@ def main() -> None:
     for name, (episodes, steps, elapsed) in results.items():
         print(f"{name:>16} {episodes / elapsed:>11.1f} {steps / elapsed:>9.0f} "
               f"{steps / episodes:>14.1f}")
-    print("(unogame uniform: voluntary draws too, so hands grow and rounds run long; "
-          "unogame: plays before voluntary draws, like RLCard's random agents)")
+    print("(unogame uniform: voluntary draws too, so hands grow and rounds run long;\n"
+          " unogame: plays before voluntary draws, like RLCard's random agents)")
     ours, theirs = results["unogame"], results["rlcard"]
     ratio = (ours[1] / ours[2]) / (theirs[1] / theirs[2])
     print(f"vs rlcard env (steps/s): {ratio:.2f} x")

@@ -136,14 +136,18 @@ class UnoCore:
     def clone(self) -> UnoCore:
         """An independent copy (for search: OpenSpiel clones states all the time)."""
         other = copy.copy(self)
-        other.game = self.game.copy()
-        other.rewards = self.rewards[:]
-        other.returns = self.returns[:]
-        other.events = []
-        other._queue = self._queue[:]
-        other._memories = [memory.copy() for memory in self._memories]
-        other._match_points = self._match_points[:]
+        other.detach()
         return other
+
+    def detach(self) -> None:
+        """Take own copies of the mutable state (after a shallow ``copy.copy``)."""
+        self.game = self.game.copy()
+        self.rewards = self.rewards[:]
+        self.returns = self.returns[:]
+        self.events = []
+        self._queue = self._queue[:]
+        self._memories = [memory.copy() for memory in self._memories]
+        self._match_points = self._match_points[:]
 
     def __deepcopy__(self, memo: dict[int, object]) -> UnoCore:
         return self.clone()
@@ -164,16 +168,23 @@ class UnoCore:
         if pending is not None and pending.kind == "drawn" and seat != self.game.turn:
             world = _with_drawn_card(world, seat, rng)
         other = self.clone()
-        other.game = world
+        other.enter_world(world, seat)
+        return other
+
+    def enter_world(self, world: Game, seat: int) -> None:
+        """Play on in ``world``, a determinization of ``seat``'s view, from the same
+        decision: the other seats remember only what their new views show (and the
+        public cards played)."""
+        self.game = world
+        played = self._memories[seat].played
         for index in range(self.players):
             if index != seat:
                 fresh = SeatMemory(index, self.players)
                 fresh.new_round(world.view(index))
-                fresh.played = memory.played[:]
-                other._memories[index] = fresh
-        if not other.over:
-            other._legal = world.legal_moves(other.seat)
-        return other
+                fresh.played = played[:]
+                self._memories[index] = fresh
+        if not self.over:
+            self._legal = world.legal_moves(self.seat)
 
     # ---------------------------------------------------------------- acting
 

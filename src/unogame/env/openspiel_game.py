@@ -123,9 +123,7 @@ class SharedLog:
         return self._text
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SharedLog:
-        other = SharedLog.__new__(SharedLog)
-        other._items, other._length, other._text = self._items, self._length, self._text
-        return other
+        return copy.copy(self)  # shares the items: an append to either copy forks them
 
 
 class UnoGame(pyspiel.Game):  # type: ignore[misc]
