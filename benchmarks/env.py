@@ -18,11 +18,11 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from engine import measure  # benchmarks/engine.py: the same alternating slices
 
 from unogame.env import ACTION_NAMES, uno_v0
 
@@ -95,26 +95,6 @@ def rlcard_loop(players: int) -> Loop:
     return run
 
 
-def measure(loops: dict[str, Loop], seconds: float,
-            slice_seconds: float = 0.5) -> dict[str, tuple[int, int, float]]:
-    """Run the loops in alternating slices for about ``seconds`` each."""
-    totals = {name: [0, 0, 0.0] for name in loops}
-    for run in loops.values():  # warm up
-        run(2)
-    per_slice = dict.fromkeys(loops, 2)
-    while min(total[2] for total in totals.values()) < seconds:
-        for name, run in loops.items():
-            start = time.perf_counter()
-            episodes, steps = run(per_slice[name])
-            elapsed = time.perf_counter() - start
-            total = totals[name]
-            total[0] += episodes
-            total[1] += steps
-            total[2] += elapsed
-            per_slice[name] = max(1, int(per_slice[name] * slice_seconds / max(elapsed, 1e-6)))
-    return {name: (int(t[0]), int(t[1]), t[2]) for name, t in totals.items()}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per loop")
@@ -124,7 +104,7 @@ def main() -> None:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core for both
     results = measure({"unogame uniform": unogame_loop(args.players, {}, uniform),
                        "unogame": unogame_loop(args.players, {}, plays_first),
-                       "rlcard": rlcard_loop(args.players)}, args.seconds)
+                       "rlcard": rlcard_loop(args.players)}, args.seconds, slice_seconds=0.5)
     print(f"{args.players} players, default rules, random masked actions, "
           f"{args.seconds:.0f} s per loop")
     print(f"{'env':>16} {'episodes/s':>11} {'steps/s':>9} {'steps/episode':>14}")

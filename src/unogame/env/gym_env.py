@@ -32,7 +32,7 @@ from ..bots import Bot, make_bot
 from .actions import NO_REACTION, NUM_ACTIONS, move_to_action
 from .core import RewardKind, UnoCore
 from .observation import HIGH, SIZE
-from .render import render_text
+from .render import render, render_text
 from .uno_v0 import make_rules
 
 Obs = npt.NDArray[np.float32]
@@ -112,13 +112,7 @@ class SingleAgentUno(gym.Env[Obs, np.int64]):
         return self.core.action_mask().astype(bool)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_text(self.core)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(self.core, self.render_mode)
 
     def _observation(self) -> Obs:
         return self.core.observe(self.seat)

@@ -30,3 +30,14 @@ def render_text(core: UnoCore) -> str:
     else:
         lines.append(f"over: round won by {view['winner']}")
     return "\n".join(lines)
+
+
+def render(core: UnoCore, mode: str | None) -> str | None:
+    """``ansi``: the text; ``human``: the text printed; ``None``: nothing."""
+    if mode is None:
+        return None
+    text = render_text(core)
+    if mode == "ansi":
+        return text
+    print(text)
+    return None

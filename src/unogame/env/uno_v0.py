@@ -34,7 +34,7 @@ from ..engine import Rules
 from .actions import ACTION_NAMES, NUM_ACTIONS
 from .core import RewardKind, UnoCore
 from .observation import HIGH, SIZE
-from .render import render_text
+from .render import render
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -139,13 +139,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
             self.render()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_text(self.core)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(self.core, self.render_mode)
 
     def close(self) -> None:
         pass
