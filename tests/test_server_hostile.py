@@ -13,6 +13,9 @@ import logging
 import socket
 import sqlite3
 import struct
+import subprocess
+import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +31,7 @@ from test_server_support import (
 )
 
 from unogame.engine import replay
-from unogame.server import Limits
+from unogame.server import Limits, Timing
 from unogame.server.rooms import CODE_ALPHABET, CODE_LENGTH, Room
 from unogame.server.storage import SqliteStorage
 
@@ -448,3 +451,282 @@ def test_the_deal_seed_has_128_bits_and_replays_exactly() -> None:
         record = json.loads(json.dumps(room.game.record()))
         again = replay(record)
         assert again.view(0) == room.game.view(0) and again.seed == room.game_seed
+
+
+# ---------------------------------------------------------------- the fuzz
+
+FUZZ_EXAMPLES = 40
+FUZZ_TYPES = ["create", "join", "resume", "watch", "start", "add_bot", "remove", "move",
+              "next_round", "hand_to_bot", "rematch", "bogus", "__init__", "handle_text", ""]
+
+
+def _json_values() -> Any:
+    from hypothesis import strategies as st
+
+    odd = st.sampled_from(["\ud800", "a\udfffb", "Bot 1", "<svg onload=P=1>", "\u202e", "",
+                           " " * 30, "\u200b", "🤖"])
+    scalars = (st.none() | st.booleans() | st.integers(-2**70, 2**70)
+               | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30) | odd)
+    return st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                        | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                        max_leaves=8)
+
+
+def _messages(codes: list[str], versions: list[int]) -> Any:
+    from hypothesis import strategies as st
+
+    from unogame.bots import BOT_LEVELS
+    from unogame.engine import Rules
+
+    any_json = _json_values()
+    rule_names = list(Rules().__dataclass_fields__)
+    fields = {
+        "room": st.sampled_from([*codes, codes[0].lower(), "ZZZZZZZZ", "AB CD-12"]) | any_json,
+        "name": st.text(max_size=40) | any_json,
+        "token": st.text(max_size=30) | any_json,
+        "move": st.sampled_from(["draw", "pass", "uno", "play R5", "play W R", "catch 1",
+                                 "challenge", "accept", "color R", "play WS 0"]) | any_json,
+        "version": st.sampled_from(versions) | any_json,
+        "seat": st.integers(-2, 12) | any_json,
+        "level": st.sampled_from([*BOT_LEVELS, "godlike"]) | any_json,
+        "settings": st.just({}) | st.fixed_dictionaries({}, optional={
+            "seats": st.integers(0, 12) | any_json, "timer": st.integers(-1, 700) | any_json,
+            "name": st.text(max_size=30) | any_json,
+            "rules": st.dictionaries(st.sampled_from(rule_names),
+                                     st.integers(-1, 30) | st.booleans() | any_json,
+                                     max_size=5) | any_json}) | any_json,
+        "bots": st.lists(st.sampled_from(list(BOT_LEVELS)) | any_json, max_size=5) | any_json,
+    }
+    message = st.builds(lambda kind, rest: {"type": kind, **rest}, st.sampled_from(FUZZ_TYPES),
+                        st.fixed_dictionaries({}, optional=fields))
+    raw = st.sampled_from(["{", "[]", "null", '{"type": 5}', '{"type": "join", "room": '
+                           '"\\ud800"}', "x" * 5000, "[" * 500 + "]" * 500]) | st.text(max_size=50)
+    return st.lists(st.one_of(message.map(json.dumps), raw), min_size=25, max_size=35)
+
+
+def _snapshot(server: ServerThread) -> dict[str, Any]:
+    return {code: (room.status, room.version, room.game_no, room.host, room.name,
+                   room.capacity, room.timer, dict(room.rules_dict),
+                   [(seat.name, seat.kind, seat.level, seat.token_hash) for seat in room.seats])
+            for code, room in list(server.manager.rooms.items())}
+
+
+@pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisDeprecationWarning")
+def test_a_protocol_fuzz_breaks_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    """Over a thousand forged messages: no server error, no traceback, no other client's
+    connection closed, and a refused message changes nothing."""
+    from hypothesis import HealthCheck, given, settings
+    from websockets.sync.client import connect
+
+    caplog.set_level(logging.INFO)
+    limits = loopback_limits(messages_per_second=1e6, message_burst=10**6)
+    frozen = Timing(think=1000.0, reaction_scale=1000.0)  # nothing moves by itself
+    with ServerThread(timing=frozen, limits=limits) as server:
+        async def setup() -> tuple[list[Client], list[str], list[int]]:
+            host = await create_room(server.ws_url, seats=3, bots=["random"])
+            guest = await join(server.ws_url, host.room or "", "Guest")
+            await host.request({"type": "start"}, "state")
+            lobby = await create_room(server.ws_url, seats=4)
+            watcher = await Client.connect(server.ws_url)
+            await watcher.request({"type": "watch", "room": host.room}, "state")
+            version = room_of(server, host.room or "").version
+            return [host, guest, lobby, watcher], [host.room or "", lobby.room or ""], \
+                [version, version - 1, 0]
+
+        loop = asyncio.new_event_loop()  # the victims keep reading while the attack runs
+        reader = threading.Thread(target=loop.run_forever, daemon=True)
+        reader.start()
+        victims, codes, versions = asyncio.run_coroutine_threadsafe(setup(), loop).result(30)
+        sent = 0
+        refused = 0
+
+        @settings(max_examples=FUZZ_EXAMPLES, deadline=None, database=None, derandomize=True,
+                  suppress_health_check=list(HealthCheck))
+        @given(_messages(codes, versions))
+        def attack(batch: list[str]) -> None:
+            nonlocal sent, refused
+            with connect(server.ws_url, max_size=2**22) as ws:
+                for text in batch:
+                    before = _snapshot(server)
+                    ws.send(text)
+                    ws.send('{"type": "ping"}')
+                    replies = []
+                    while (reply := json.loads(ws.recv(timeout=10)))["type"] != "pong":
+                        replies.append(reply)
+                    sent += 1
+                    codes_seen = [r.get("code") for r in replies if r["type"] == "error"]
+                    assert "server_error" not in codes_seen, (text, replies)
+                    if replies and all(r["type"] == "error" for r in replies):
+                        refused += 1
+                        assert _snapshot(server) == before, (text, replies)
+
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(0.0002)  # four threads hand each message along: hand it fast
+        try:
+            attack()
+        finally:
+            sys.setswitchinterval(switch)
+
+        async def check() -> None:
+            for victim in victims:
+                assert await alive(victim)
+                assert not [m for m in victim.messages if m.get("code") == "replaced"]
+                await victim.close()
+
+        asyncio.run_coroutine_threadsafe(check(), loop).result(30)
+        loop.call_soon_threadsafe(loop.stop)
+        reader.join(5)
+    assert sent >= 1000 and refused >= 500, (sent, refused)
+    assert tracebacks(caplog) == []
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+# ---------------------------------------------------------------- 5. storage faults
+
+LOCKER = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+db.execute("ROLLBACK")
+"""
+
+
+async def _respond(client: Client) -> None:
+    """A person who plays (and deals the next round) whenever it is up to them, and tries
+    again when a move was not saved; it never acts for anyone else."""
+    acted: dict[int, float] = {}
+    loop = asyncio.get_running_loop()
+    while True:
+        await asyncio.sleep(0.05)
+        try:
+            game = client.game()
+        except LookupError:
+            continue
+        version = game["version"]
+        if loop.time() - acted.get(version, -9.0) < 0.5 or game["view"] is None:
+            continue
+        if game["status"] == "round_over":
+            await client.send({"type": "next_round", "version": version})
+        elif game["status"] == "playing" and game["view"]["turn"] == client.seat \
+                and game["legal"]:
+            move = next((m for m in game["legal"] if not m.startswith("catch")),
+                        game["legal"][0])
+            await client.send({"type": "move", "move": move, "version": version})
+        acted[version] = loop.time()
+
+
+async def _bot_room(server: ServerThread) -> tuple[str, Client, Client, asyncio.Task[None]]:
+    """A room of bots and one person who only acts on their own turn; returns the code, a
+    spectator watching from the start, the person and their playing task."""
+    host = await create_room(server.ws_url, seats=3, bots=["random", "random"])
+    await host.request({"type": "start"}, "state")
+    playing = asyncio.create_task(_respond(host))
+    watcher = await Client.connect(server.ws_url)
+    await watcher.request({"type": "watch", "room": host.room}, "state")
+    await watcher.wait_for(lambda m: m["type"] == "update", timeout=15)
+    return host.room or "", watcher, host, playing
+
+
+async def _done(*clients: Client, task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(BaseException):
+        await task
+    for client in clients:
+        await client.close()
+
+
+def _logged_everything(server: ServerThread, code: str) -> None:
+    room = room_of(server, code)
+    stored = server.manager.storage.load_moves(code, room.game_no)
+    assert room.game is not None and len(stored) == room.log_length
+
+
+def test_a_locked_database_stalls_neither_the_loop_nor_the_bots(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite3"
+    with ServerThread(db, timing=Timing(think=0.05)) as server:
+        async def scenario() -> None:
+            code, watcher, host, playing = await _bot_room(server)
+            pinger = await Client.connect(server.ws_url)
+            locker = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", LOCKER, str(db), "4", stdout=asyncio.subprocess.PIPE)
+            assert locker.stdout is not None
+            assert (await locker.stdout.readline()).strip() == b"locked"
+            during = len(watcher.messages)
+            slowest = 0.0
+            while locker.returncode is None:  # the lock is held for four seconds
+                started = asyncio.get_running_loop().time()
+                await pinger.request({"type": "ping"}, "pong")
+                slowest = max(slowest, asyncio.get_running_loop().time() - started)
+                await asyncio.sleep(0.1)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(locker.wait(), 0.01)
+            assert slowest < 0.5, f"a ping took {slowest:.2f} s while the file was locked"
+            said = [m for m in watcher.messages[during:] if m.get("code") == "not_saved"]
+            assert said, "the players were not told that the game could not be saved"
+            # Nobody connects; the bots go on by themselves once the lock is gone.
+            after = len(watcher.messages)
+            await watcher.wait_for(lambda m: m["type"] == "update", timeout=5, start=after)
+            await _done(pinger, watcher, host, task=playing)
+            _logged_everything(server, code)
+
+        run(scenario())
+
+
+def _mount_small_disk(path: Path) -> bool:
+    path.mkdir()
+    try:
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(path)],
+                              capture_output=True, check=False)
+    except OSError:
+        return False
+    return done.returncode == 0
+
+
+def test_a_full_disk_says_not_saved_and_loses_nothing(tmp_path: Path) -> None:
+    disk = tmp_path / "small"
+    if not _mount_small_disk(disk):
+        pytest.skip("needs root to mount a 1 MiB tmpfs (a real full disk)")
+    try:
+        db = disk / "rooms.sqlite3"
+        with ServerThread(db, timing=Timing(think=0.05)) as server:
+            async def scenario() -> None:
+                code, watcher, host, playing = await _bot_room(server)
+                filler = disk / "filler"
+                with filler.open("wb", buffering=0) as out, contextlib.suppress(OSError):
+                    while True:
+                        out.write(b"\0" * 4096)
+                start = len(watcher.messages)
+                await watcher.wait_for(lambda m: m.get("code") == "not_saved", timeout=20,
+                                       start=start)
+                guest = await Client.connect(server.ws_url)
+                error = await guest.request({"type": "create", "settings": {}}, "error")
+                assert error["code"] == "not_saved"
+                filler.unlink()  # space comes back: the room goes on by itself
+                after = len(watcher.messages)
+                await watcher.wait_for(lambda m: m["type"] == "update", timeout=10,
+                                       start=after)
+                await _done(guest, watcher, host, task=playing)
+                _logged_everything(server, code)
+
+            run(scenario())
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+# ---------------------------------------------------------------- 1. the page itself
+
+
+def test_the_page_builds_markup_only_through_the_escaping_template() -> None:
+    """Every piece of markup in app.js comes from html`...`, which escapes what it is given
+    (the browser test shows it with hostile names); nothing else writes HTML."""
+    import re
+
+    from unogame.server.app import STATIC_DIR
+
+    source = (STATIC_DIR / "app.js").read_text(encoding="utf-8")
+    assert re.findall(r"(?<!html)`\s*<", source) == []
+    assert re.findall(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write", source) == [
+        "insertAdjacentHTML", "innerHTML"]  # the constant card patterns; piece(page)
+    assert "app.innerHTML = piece(page)" in source

@@ -191,7 +191,8 @@ def test_an_absent_seat_gets_a_stand_in_after_the_grace_and_the_log_says_so() ->
     assert play is not None
     events = table.apply(play)
     assert events[0].type == STAND_IN_MOVE and events[0].public == {"seat": 0, "name": "Ann"}
-    assert table.feed(1)[0] == {"type": STAND_IN_MOVE, "seat": 0, "name": "Ann"}  # no deal: a position
+    # (a game from a position has no deal event: the marker comes first)
+    assert table.feed(1)[0] == {"type": STAND_IN_MOVE, "seat": 0, "name": "Ann"}
 
 
 def test_the_grace_applies_without_a_turn_timer_and_counts_from_leaving() -> None:
