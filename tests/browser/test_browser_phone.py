@@ -460,3 +460,30 @@ def test_the_custom_card_says_its_number_and_whom_it_hit() -> None:
         log = page.locator(".log").inner_text()
         assert "draws 3 (" in log and "draws N" not in log, log
         page.context.close()
+
+
+# ---------------------------------------------------------------- presets, sound
+
+
+def test_the_party_preset_sets_its_house_rules_and_the_mute_switch_is_remembered() -> None:
+    with ServerThread() as server, browser_pages() as browser:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        page.goto(server.url + "/")
+        wait(page, "#player-name")
+        page.fill("#player-name", "Ann")
+        click(page, "[data-action=preset][data-preset=party]")
+        page.wait_for_function("()=>document.querySelector('[data-preset=party]')"
+                               ".getAttribute('aria-pressed')==='true'")
+        assert "Stacking + 7-0 swaps + jump-in" in page.locator("form.create").inner_text()
+        click(page, "form[data-form=create] button[type=submit]")
+        wait(page, "[data-testid=room-code]")
+        code = page.locator("[data-testid=room-code]").inner_text().replace(" ", "")
+        rules = server.manager.rooms[code].rules
+        assert rules.stacking and rules.seven_zero and rules.jump_in and rules.challenge
+        click(page, "[data-action=mute]")
+        page.wait_for_function("()=>document.querySelector('[data-action=mute]')"
+                               ".getAttribute('aria-pressed')==='true'")
+        page.reload()
+        wait(page, "[data-action=mute]")
+        assert page.locator("[data-action=mute]").get_attribute("aria-pressed") == "true"
+        page.context.close()

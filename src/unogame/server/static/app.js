@@ -2,6 +2,8 @@
 // The server is authoritative: this page shows the view it receives and sends moves in
 // the project's notation together with the version of the position they were made on.
 
+import { PRESETS, SWITCHES, presetOf } from "./presets.js";
+import { muted, play as playSound, setMuted, soundFor } from "./sound.js";
 import { PATTERN_DEFS, backSVG as backMarkup, cardSVG as cardMarkup, colorBadge as badgeMarkup, splitCode } from "./cards.js";
 
 const COLORS = ["R", "Y", "G", "B"];
@@ -197,6 +199,7 @@ function onMessage(message) {
       setCountdowns(message);
       S.hits = new Set();
       announce(message.events);
+      { const sound = soundFor(message.events, S.seat); if (sound) playSound(sound); }
       for (const event of message.events) onEvent(event);
       S.log.push(...message.events);
       if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
@@ -463,6 +466,8 @@ function topBar() {
     ${S.code ? html`<span class="room-chip" aria-label="${t("web.room_code")}">${spacedCode(S.code)}</span>` : ""}
     ${connection}
     <span class="spacer"></span>
+    ${S.code ? html`<button class="ghost sound-toggle" data-action="mute" data-focus="mute" aria-pressed="${String(muted())}"
+      aria-label="${muted() ? t("web.sound_off") : t("web.sound_on")}">${muted() ? "🔇" : "🔊"}</button>` : ""}
     <button class="ghost" data-action="rules" data-focus="rules">${t("web.rules")}</button>
     <button class="ghost lang" data-action="lang" data-lang="${other}" data-focus="lang"
       aria-label="${t("web.switch_language")}">${other === "th" ? "ไทย" : "English"}</button>
@@ -473,7 +478,11 @@ function homeScreen() {
   const meta = S.meta;
   if (!meta) return html`<main class="home"><p>${t("web.loading")}</p></main>`;
   const rules = meta.rules;
-  const bools = ["challenge", "stacking", "must_play_drawn", "seven_zero", "jump_in", "draw_until_playable", "two_player_reverse_skips"];
+  const bools = SWITCHES;
+  const switches = Object.fromEntries(bools.map((key) => [key, S.form[`rule-${key}`] ?? rules[key]]));
+  const current = presetOf(switches);
+  const presets = Object.keys(PRESETS).map((name) => html`<button type="button" class="small" data-action="preset"
+    data-preset="${name}" aria-pressed="${String(current === name)}">${t(`web.preset.${name}`)}</button>`);
   const numbers = [["hand_size", 1, 20], ["target_score", 1, 5000], ["uno_penalty", 0, 20], ["custom_count", 1, 20]];
   const name = (localStorage.getItem("uno.name") || "");
   const levelOptions = (selected) => meta.bot_levels.map((level) =>
@@ -517,6 +526,8 @@ function homeScreen() {
             <button type="button" class="ghost small" data-action="drop-bot" data-index="${i}" aria-label="${t("web.remove")}">✕</button></li>`)}</ul>
           <button type="button" class="small" data-action="more-bots" data-focus="more-bots">+ ${t("web.add_bot")}</button>
         </fieldset>
+        <fieldset><legend>${t("web.presets")}</legend><div class="presets">${presets}</div>
+          <p class="muted">${current ? t(`web.preset_help.${current}`) : t("web.preset_own")}</p></fieldset>
         <details><summary>${t("web.house_rules")}</summary>
           <div class="rules-form">
           ${bools.map((key) => html`<label class="check"><input type="checkbox" id="rule-${key}" ${rules[key] ? "checked" : ""}> ${t(`common.rule.${key}`)}</label>`)}
@@ -1139,6 +1150,12 @@ app.addEventListener("click", (event) => {
     case "rematch": send({ type: "rematch" }); break;
     case "scores": S.showScores = !S.showScores; break;
     case "log": S.showLog = !S.showLog; break;
+    case "preset": {
+      const chosen = PRESETS[target.dataset.preset] ?? {};
+      for (const key of SWITCHES) S.form[`rule-${key}`] = Boolean(chosen[key]);
+      break;
+    }
+    case "mute": setMuted(!muted()); break;
     case "sort": localStorage.setItem("uno.sort", sortedHand() ? "dealt" : "sorted"); break;
     case "leave": S.confirmLeave = true; break;
     case "leave-yes": S.confirmLeave = false; leaveRoom(); return;
@@ -1182,6 +1199,19 @@ app.addEventListener("click", (event) => {
 });
 
 // ---------------------------------------------------------------- start
+
+// Keep the screen awake during a game, where the browser can (Screen Wake Lock).
+let wakeLock = null;
+async function keepAwake() {
+  const playing = S.game?.view && S.game.status !== "match_over";
+  try {
+    if (playing && !wakeLock && navigator.wakeLock && document.visibilityState === "visible") {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => { wakeLock = null; });
+    } else if (!playing && wakeLock) { await wakeLock.release(); wakeLock = null; }
+  } catch { wakeLock = null; }
+}
+setInterval(keepAwake, 3000);
 
 async function main() {
   await loadLanguage(pickLanguage());
