@@ -235,14 +235,22 @@ TWELVE = [["B7", "R1", "WS", "G4", "Y9", "R8", "B+2", "G0", "Y2", "W", "RS", "B3
           ["Y1", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "G1", "G2", "G3", "G5", "G6"]]
 
 
+def dealt_hand(browser: Any, server: Any, viewport: dict[str, int], hands: list[list[str]],
+               first: str) -> Any:
+    """A page of Ann (seat 0, to play first) against a slow bot, dealt ``hands``."""
+    page = browser.new_context(viewport=viewport, locale="en-US").new_page()
+    size = len(hands[0])
+    code = create_room(page, server.url, "Ann", 2, fill=True, rules={"hand_size": size})
+    server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked(hands, first), "seed": 1}
+    click(page, "[data-action=start]")
+    page.wait_for_function(f"()=>document.querySelectorAll('.hand button.card').length==={size}")
+    page.wait_for_timeout(500)
+    return page
+
+
 def test_twelve_cards_at_360_fit_without_sideways_scrolling_sorted_with_44px_targets() -> None:
     with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
-        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
-        code = create_room(page, server.url, "Ann", 2, fill=True, rules={"hand_size": 12})
-        server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked(TWELVE, "R3"), "seed": 1}
-        click(page, "[data-action=start]")
-        page.wait_for_function("()=>document.querySelectorAll('.hand button.card').length===12")
-        page.wait_for_timeout(500)
+        page = dealt_hand(browser, server, PHONE, TWELVE, "R3")
         widths = page.evaluate("""() => { const h = document.querySelector('.hand');
             return [h.scrollWidth, h.clientWidth, document.documentElement.scrollWidth]; }""")
         assert widths[0] <= widths[1] and widths[2] <= 360, widths
@@ -262,16 +270,9 @@ def test_twelve_cards_at_360_fit_without_sideways_scrolling_sorted_with_44px_tar
 
 
 def test_eighteen_cards_at_360x740_stay_on_screen() -> None:
+    deck = [card_code(c) for c in full_deck()]
     with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
-        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
-        code = create_room(page, server.url, "Ann", 2, fill=True, rules={"hand_size": 18})
-        deck = [card_code(c) for c in full_deck()]
-        eighteen = [deck[:18], deck[18:36]]
-        server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked(eighteen, "G9"),
-                                           "seed": 1}
-        click(page, "[data-action=start]")
-        page.wait_for_function("()=>document.querySelectorAll('.hand button.card').length===18")
-        page.wait_for_timeout(500)
+        page = dealt_hand(browser, server, PHONE, [deck[:18], deck[18:36]], "G9")
         for box in hand_boxes(page):
             assert box["w"] >= 44 and box["h"] >= 44
             assert box["x"] >= 0 and box["right"] <= 360
@@ -282,12 +283,7 @@ def test_eighteen_cards_at_360x740_stay_on_screen() -> None:
 
 def test_landscape_phone_shows_the_hand_without_scrolling() -> None:
     with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
-        page = browser.new_context(viewport=LANDSCAPE, locale="en-US").new_page()
-        code = create_room(page, server.url, "Ann", 2, fill=True, rules={"hand_size": 12})
-        server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked(TWELVE, "R3"), "seed": 1}
-        click(page, "[data-action=start]")
-        page.wait_for_function("()=>document.querySelectorAll('.hand button.card').length===12")
-        page.wait_for_timeout(500)
+        page = dealt_hand(browser, server, LANDSCAPE, TWELVE, "R3")
         assert page.evaluate("window.scrollY") == 0
         for box in hand_boxes(page):
             assert box["h"] >= 44 and box["w"] >= 44
