@@ -483,3 +483,24 @@ def test_the_party_preset_sets_its_house_rules_and_the_mute_switch_is_remembered
         wait(page, "[data-action=mute]")
         assert page.locator("[data-action=mute]").get_attribute("aria-pressed") == "true"
         page.context.close()
+
+
+def test_players_send_fixed_reactions_rate_limited() -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+        ann = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(ann, server.url, "Ann", 2)
+        ben = browser.new_context(viewport=PHONE, locale="th-TH").new_page()
+        join_room(ben, server.url, code, "Ben")
+        ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==2")
+        click(ann, "[data-action=start]")
+        wait(ann, ".hand button.card")
+        wait(ben, ".hand button.card")
+        click(ann, "[data-action=emotes]")
+        click(ann, "[data-action=emote][data-emote=nice]")
+        wait(ben, ".opponent[data-seat='0'] .emote-bubble")
+        assert ben.locator(".emote-bubble").inner_text() in ("Nice!", "เยี่ยม!")
+        click(ann, "[data-action=emotes]")
+        click(ann, "[data-action=emote][data-emote=gg]")
+        toast_text(ann, "One reaction every two seconds")
+        ann.context.close()
+        ben.context.close()

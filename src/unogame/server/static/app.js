@@ -206,6 +206,9 @@ function onMessage(message) {
       if (S.dialog?.kind === "play") keepPlayDialog();
       trackChanges(false);
       break;
+    case "emote":
+      showEmote(message);
+      return;
     case "removed":
       localStorage.removeItem(tokenKey(S.code));
       toast(t("web.toast.removed"));
@@ -291,6 +294,28 @@ function customText(event, events) {
   const target = play ? parseMove(play.move).target : null;
   return target === null || target === undefined ? t("web.log.custom", { rule })
     : t("web.log.custom_target", { rule, name: seatName(target) });
+}
+
+// A reaction from a player: a bubble on their seat for a few seconds and a line.
+const EMOTES = ["hi", "nice", "wow", "oops", "hurry", "gg"];
+
+function showEmote(message) {
+  if (!EMOTES.includes(message.emote)) return;
+  const text = t(`web.emote.${message.emote}`);
+  toast(`${seatName(message.seat)}: ${text}`);
+  const chip = app.querySelector(`.opponent[data-seat="${message.seat}"] .op-name`);
+  if (!chip) return;
+  const bubble = document.createElement("span");
+  bubble.className = "emote-bubble";
+  bubble.textContent = text;
+  chip.append(bubble);
+  setTimeout(() => bubble.remove(), 3000);
+}
+
+function emoteBar() {
+  if (S.seat === null || !S.showEmotes) return "";
+  return html`<div class="emotes" role="group" aria-label="${t("web.react")}">${EMOTES.map((name) =>
+    html`<button class="small" data-action="emote" data-emote="${name}">${t(`web.emote.${name}`)}</button>`)}</div>`;
 }
 
 function onEvent(event) {
@@ -694,8 +719,9 @@ function gameScreen() {
     <nav class="game-nav">${rulesLine}
       <button class="ghost" data-action="scores" data-focus="scores">${t("web.scoreboard")}</button>
       <button class="ghost" data-action="log" data-focus="log" aria-expanded="${String(S.showLog)}">${t("web.log")}</button>
+      ${S.seat !== null ? html`<button class="ghost" data-action="emotes" aria-expanded="${String(Boolean(S.showEmotes))}">${t("web.react")}</button>` : ""}
       <button class="ghost" data-action="leave">${t("web.leave")}</button>
-    </nav>
+    </nav>${emoteBar()}
     ${S.showLog ? logView() : ""}
     ${overlay}</main>`;
 }
@@ -1156,6 +1182,8 @@ app.addEventListener("click", (event) => {
       break;
     }
     case "mute": setMuted(!muted()); break;
+    case "emotes": S.showEmotes = !S.showEmotes; break;
+    case "emote": send({ type: "emote", emote: target.dataset.emote }); S.showEmotes = false; break;
     case "sort": localStorage.setItem("uno.sort", sortedHand() ? "dealt" : "sorted"); break;
     case "leave": S.confirmLeave = true; break;
     case "leave-yes": S.confirmLeave = false; leaveRoom(); return;
