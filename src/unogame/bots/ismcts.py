@@ -42,7 +42,6 @@ from ..engine.cards import (
 )
 from ..engine.game import Pending
 from ..engine.moves import ACCEPT_MOVE, CATCH, COLOR, DRAW_MOVE, PLAY, UNO
-from ..engine.rules import CUSTOM_RULES_WITH_COLOR, CUSTOM_RULES_WITH_SEAT
 from .base import BOT_LEVELS
 from .heuristic import MediumBot
 from .knowledge import CardTracker
@@ -273,10 +272,16 @@ def _play_move(game: Game, seat: int, card: int, color: int) -> Move:
     if card == WILD_SWAP:
         return Move.make(PLAY, card, color, target=_smallest_other(game, seat))
     if card == WILD_CUSTOM:
-        if rules.custom_rule in CUSTOM_RULES_WITH_SEAT:
-            return Move.make(PLAY, card, color, target=_smallest_other(game, seat))
-        if rules.custom_rule in CUSTOM_RULES_WITH_COLOR:
-            return Move.make(PLAY, card, color, arg=(color + 1) % 4)
+        custom = rules.custom
+        if custom.needs_seat or custom.needs_color or custom.needs_card:
+            hand = game.hand(seat)
+            gift = -1
+            if custom.needs_card and len(hand) > 1:
+                hand.remove("WC")  # give away the card worth most
+                gift = max((card_from_code(code) for code in hand), key=CARD_POINTS.__getitem__)
+            return Move.make(PLAY, card, color,
+                             target=_smallest_other(game, seat) if custom.needs_seat else -1,
+                             arg=(color + 1) % 4 if custom.needs_color else -1, gift=gift)
     return _WILD_PLAYS[card][color]
 
 

@@ -17,8 +17,8 @@ from .cards import (
     WILD_DRAW_FOUR,
     WILD_SWAP,
 )
+from .custom_play import gift_problem
 from .moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move
-from .rules import CUSTOM_RULES_WITH_COLOR, CUSTOM_RULES_WITH_SEAT
 
 if TYPE_CHECKING:
     from .game import Game
@@ -104,8 +104,8 @@ def _play_reason(game: Game, seat: int, move: Move) -> str:
     if card < WILD and move.color >= 0:
         return f"{code} is not a wild card: it takes no colour"
     seven = rules.seven_zero and card < WILD and CARD_RANK[card] == 7
-    wants_seat = (card == WILD_SWAP or seven
-                  or (card == WILD_CUSTOM and rules.custom_rule in CUSTOM_RULES_WITH_SEAT))
+    custom = rules.custom if card == WILD_CUSTOM else None
+    wants_seat = card == WILD_SWAP or seven or (custom is not None and custom.needs_seat)
     if wants_seat and move.target < 0:
         rule = "R5.6" if card == WILD_SWAP else ("seven_zero" if seven else "R5.7")
         return f"{rule}: {code} needs the seat to act on (play {code} ... SEAT)"
@@ -115,11 +115,17 @@ def _play_reason(game: Game, seat: int, move: Move) -> str:
         return f"there is no seat {move.target}"
     if not wants_seat and move.target >= 0:
         return f"{code} takes no seat here"
-    wants_color_arg = card == WILD_CUSTOM and rules.custom_rule in CUSTOM_RULES_WITH_COLOR
+    wants_color_arg = custom is not None and custom.needs_color
     if wants_color_arg and move.arg < 0:
         return "R5.7, discard_color: name the colour to discard (play WC COLOUR DISCARD)"
     if not wants_color_arg and move.arg >= 0:
         return f"{code} takes no second colour here"
+    if custom is not None:
+        problem = gift_problem(custom, hand, move)
+        if problem is not None:
+            return problem if problem.startswith("R") else f"{code} {problem}"
+    elif move.gift >= 0:
+        return f"{code} takes no card to give"
     if move.uno:
         return "R6.1: UNO is said with a play only when it leaves you one card"
     if card < WILD and CARD_RANK[card] == DRAW_TWO:

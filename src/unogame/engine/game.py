@@ -44,6 +44,7 @@ from .cards import (
     card_from_code,
     full_deck,
 )
+from .custom_play import Mechanics, apply_rule, plays
 from .errors import IllegalMoveError, PositionError
 from .events import Event
 from .moves import (
@@ -63,7 +64,7 @@ from .moves import (
     UNO_MOVE,
     Move,
 )
-from .rules import CUSTOM_RULES_WITH_COLOR, CUSTOM_RULES_WITH_SEAT, Rules
+from .rules import Rules
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 10
@@ -96,9 +97,10 @@ def _play_shapes(rules: Rules) -> tuple[int, ...]:
             if card < WILD:
                 special = rules.seven_zero and CARD_RANK[card] in (0, 7)
                 return _SPECIAL if special else _PLAIN
+            custom = rules.custom
             if card in (WILD, WILD_DRAW_FOUR) or (
-                card == WILD_CUSTOM and rules.custom_rule not in
-                (*CUSTOM_RULES_WITH_SEAT, *CUSTOM_RULES_WITH_COLOR, "pass_hands")
+                card == WILD_CUSTOM and not (custom.needs_seat or custom.needs_color
+                                             or custom.needs_card or custom.changes_own_hand)
             ):
                 return _COLOR_ONLY
             return _SPECIAL
@@ -139,6 +141,7 @@ class Game:
         if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise PositionError(f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS} (R1.3)")
         self.rules: Rules = rules if rules is not None else Rules()
+        self.rules.custom.check_players(players, self.rules.two_player_reverse_skips)
         self._shapes = _play_shapes(self.rules)
         self.seed: int = seed
         self.players: int = players
@@ -412,25 +415,19 @@ class Game:
             if after == 1:
                 moves.append(_PLAIN_PLAYS_UNO[card])
             return
+        if card == WILD_CUSTOM:
+            for move, after in plays(self.rules.custom, self, self._mechanics(), seat):
+                self._add(moves, move, after)
+            return
         after = size - 1
-        if card == WILD_SWAP or (card == WILD_CUSTOM and
-                                 self.rules.custom_rule in CUSTOM_RULES_WITH_SEAT):
+        if card == WILD_SWAP:
             for color in range(4):
                 for target in range(self.players):
                     if target != seat:
-                        if card == WILD_SWAP and size > 1:
+                        if size > 1:
                             after = len(self._hands[target])
                         self._add(moves, Move.make(PLAY, card, color, target), after)
             return
-        if card == WILD_CUSTOM and self.rules.custom_rule in CUSTOM_RULES_WITH_COLOR:
-            for color in range(4):
-                for discarded in range(4):
-                    if size > 1:
-                        after = size - 1 - sum(1 for c in hand if CARD_COLOR[c] == discarded)
-                    self._add(moves, Move.make(PLAY, card, color, arg=discarded), after)
-            return
-        if card == WILD_CUSTOM and self.rules.custom_rule == "pass_hands" and size > 1:
-            after = len(self._hands[(seat - self.direction) % self.players])
         for color in range(4):
             self._add(moves, Move.make(PLAY, card, color), after)
 
@@ -627,54 +624,31 @@ class Game:
                 self._catchable.add(changed_seat)
 
     def _custom(self, seat: int, move: Move, events: list[Event] | None) -> tuple[int, ...]:
-        """The Wild Customizable's rule (R5.7, DECISIONS.md catalogue)."""
-        rule = self.rules.custom_rule
-        count = self.rules.custom_count
-        players = self.players
-        direction = self.direction
-        following = (seat + direction) % players
-        if events is not None and rule != "none":
-            events.append(Event("custom", {"seat": seat, "rule": rule}))
-        if rule == "others_draw":
-            for step in range(1, players):
-                self._give((seat + step * direction) % players, count, events, "custom")
-            self.turn = following
-        elif rule == "next_draw_skip":
-            self._give(following, count, events, "custom")
-            self._skip_to_next(following, events)
-        elif rule == "skip":
-            for step in range(1, count + 1):
-                if events is not None:
-                    skipped = (seat + step * direction) % players
-                    events.append(Event("skip", {"seat": skipped}))
-            self.turn = (seat + (count + 1) * direction) % players
-        elif rule == "play_again":
-            self.turn = seat
-        elif rule == "discard_color":
-            hand = self._hands[seat]
-            discarded = [card for card in hand if CARD_COLOR[card] == move.arg]
-            if discarded:
-                self._hands[seat] = [card for card in hand if CARD_COLOR[card] != move.arg]
-                top = self._discard.pop()
-                self._discard.extend(discarded)
-                self._discard.append(top)
-            if events is not None:
-                events.append(Event("discard", {"seat": seat,
-                                                "cards": [CARD_CODE[c] for c in discarded]}))
-            if not self._hands[seat]:
-                self._end_round(seat, WILD_CUSTOM, 0, events)
-                return ()
-            self.turn = following
-        elif rule == "pass_hands":
-            self._pass_hands(events)
-            self.turn = following
-            return tuple(range(players))
-        elif rule == "chosen_draw":
-            self._give(move.target, count, events, "custom")
-            self.turn = following
-        else:  # "none": a plain wild
-            self.turn = following
-        return (seat,)
+        """The Wild Customizable's rule (R5.7; custom.py, custom_play.py)."""
+        return apply_rule(self.rules.custom, self, self._mechanics(), seat, move, events)
+
+    def _mechanics(self) -> Mechanics:
+        """What a Wild Customizable rule may do to this game (custom_play.Mechanics)."""
+
+        def put_under_top(cards: list[int]) -> None:
+            self._discard[-1:-1] = cards
+
+        def receive(seat: int, card: int) -> None:
+            self._hands[seat].append(card)
+            self._uno.discard(seat)
+            self._catchable.discard(seat)
+
+        def size_by_copy(seat: int, move: Move) -> int:
+            other = self.copy()
+            other._apply(seat, move, None)
+            return len(other._hands[seat])
+
+        return Mechanics(
+            hand=lambda seat: self._hands[seat], give=self._give, swap=self._swap,
+            pass_hands=self._pass_hands, put_under_top=put_under_top, receive=receive,
+            end_round=lambda seat, events: self._end_round(seat, WILD_CUSTOM, 0, events),
+            drawable=lambda: len(self._draw) + len(self._discard), size_by_copy=size_by_copy,
+        )
 
     def _draw_move(self, seat: int, events: list[Event] | None) -> None:
         pending = self.pending

@@ -23,6 +23,7 @@ from .cards import (
     CARD_CODE,
     COLORS,
     NUM_CARDS,
+    WILD_CUSTOM,
     NotationError,
     card_from_code,
     color_from_letter,
@@ -42,23 +43,26 @@ TURN_KINDS: Final = frozenset({PLAY, DRAW, PASS, CHALLENGE, ACCEPT, COLOR})
 """Moves that start or continue a turn; they close every catch window (D1)."""
 
 MAX_SEATS: Final = 10
+_CARD_WORDS: Final = frozenset(CARD_CODE)
 
 
 def encode(kind: int, card: int = -1, color: int = -1, target: int = -1, arg: int = -1,
-           uno: bool = False) -> int:
-    """Pack a move into its ``code``: kind, card, colour, seat, colour argument, uno flag."""
+           uno: bool = False, gift: int = -1) -> int:
+    """Pack a move into its ``code``: kind, card, colour, seat, colour argument, uno flag,
+    the card a Wild Customizable rule gives."""
     return (kind | (card + 1) << 3 | (color + 1) << 9 | (target + 1) << 12 | (arg + 1) << 16
-            | uno << 19)
+            | uno << 19 | (gift + 1) << 20)
 
 
 class Move:
-    """One move of the notation: ``play R7``, ``play WS B 2 uno``, ``draw``, ``catch 1``...
+    """One move of the notation: ``play R7``, ``play WS B 2 uno``, ``draw``, ``catch 1``,
+    ``play WC R 2 G7`` (a custom rule giving G7 to seat 2)...
 
     Build moves with :meth:`parse` or :meth:`from_code`; equal moves are the same object.
     Fields are ``-1`` when a move does not have them.
     """
 
-    __slots__ = ("arg", "card", "code", "color", "kind", "target", "text", "uno")
+    __slots__ = ("arg", "card", "code", "color", "gift", "kind", "target", "text", "uno")
     _interned: ClassVar[dict[int, Move]] = {}
 
     code: int
@@ -68,6 +72,7 @@ class Move:
     target: int
     arg: int
     uno: bool
+    gift: int
     text: str
 
     def __init__(self, code: int) -> None:
@@ -78,6 +83,7 @@ class Move:
         self.target = (code >> 12 & 15) - 1
         self.arg = (code >> 16 & 7) - 1
         self.uno = bool(code >> 19 & 1)
+        self.gift = (code >> 20 & 63) - 1
         self.text = self._format()
 
     @classmethod
@@ -90,9 +96,9 @@ class Move:
 
     @classmethod
     def make(cls, kind: int, card: int = -1, color: int = -1, target: int = -1, arg: int = -1,
-             uno: bool = False) -> Move:
+             uno: bool = False, gift: int = -1) -> Move:
         """The interned move with these fields."""
-        return cls.from_code(encode(kind, card, color, target, arg, uno))
+        return cls.from_code(encode(kind, card, color, target, arg, uno, gift))
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -137,15 +143,17 @@ class Move:
                 )
             color = color_from_letter(rest[0])
             rest = rest[1:]
-        target = arg = -1
+        target = arg = gift = -1
         for word in rest:
             if word.isdigit() and target < 0:
                 target = _seat(text, word)
             elif len(word) == 1 and word.upper() in COLORS and arg < 0 and is_wild(card):
                 arg = color_from_letter(word)
+            elif card == WILD_CUSTOM and gift < 0 and word.upper() in _CARD_WORDS:
+                gift = card_from_code(word)  # a card a custom rule gives (DECISIONS.md)
             else:
                 raise NotationError(f"{text!r}: unexpected {word!r}")
-        return cls.make(PLAY, card, color, target, arg, uno)
+        return cls.make(PLAY, card, color, target, arg, uno, gift)
 
     def _format(self) -> str:
         kind = self.kind
@@ -157,6 +165,8 @@ class Move:
                 parts.append(COLORS[self.arg])
             if self.target >= 0:
                 parts.append(str(self.target))
+            if self.gift >= 0:
+                parts.append(CARD_CODE[self.gift])
             if self.uno:
                 parts.append("uno")
             return " ".join(parts)
