@@ -32,15 +32,12 @@ from ..engine.cards import (
     CARD_COLOR,
     CARD_POINTS,
     CARD_RANK,
-    COLORS,
     DRAW_TWO,
     WILD,
     WILD_CUSTOM,
     WILD_DRAW_FOUR,
     WILD_SWAP,
-    card_from_code,
 )
-from ..engine.game import Pending
 from ..engine.moves import ACCEPT_MOVE, CATCH, COLOR, DRAW_MOVE, PLAY, UNO
 from .base import BOT_LEVELS
 from .heuristic import MediumBot
@@ -63,15 +60,15 @@ def determinize(view: dict[str, Any], tracker: CardTracker, template: Game,
 
     ``template`` holds the public state and this seat's hand (see :func:`public_game`);
     ``pool`` holds the unseen cards. They are dealt at random into the other hands (after
-    the cards known to be there) and the draw pile.
+    the cards known to be there) and the draw pile (:meth:`Game.resample`).
     """
-    game = template.copy()
-    game.seed = rng.getrandbits(32)
+    seed = rng.getrandbits(32)
     cards = list(pool)
     rng.shuffle(cards)
     seat = tracker.seat
     hands = view["hands"]
     allowances = tracker.allowance
+    dealt: dict[int, list[int]] = {}
     # Seats with limits (cards they cannot hold) are dealt first, from the cards they may hold.
     order = sorted((other for other in range(len(hands)) if other != seat),
                    key=lambda other: all(limit is None for limit in allowances[other]))
@@ -104,44 +101,14 @@ def determinize(view: dict[str, Any], tracker: CardTracker, template: Game,
             del cards[len(cards) - need:]
         while len(hand) < size:  # only with an inconsistent hand-written position
             hand.append(rng.randrange(WILD))
-        game._hands[other] = hand
-    draw_size = view["draw_pile"]
-    game._draw = cards[:draw_size]
-    pending = view["pending"]
-    if pending is not None and pending["kind"] == "challenge" and "guilty" not in pending:
-        color = COLORS.index(pending["color"]) if pending.get("color") else -1
-        by_hand = game._hands[pending["by"]]
-        guilty = any(CARD_COLOR[card] == color for card in by_hand)
-        game.pending = Pending("challenge", by=pending["by"], color=color, guilty=guilty,
-                               amount=pending.get("amount", 4))
-    return game
+        dealt[other] = hand
+    return template.resample(dealt, cards[:view["draw_pile"]], seed)
 
 
 def public_game(view: dict[str, Any], seat: int, rules: Any) -> Game:
     """A game holding what ``seat`` sees: its hand, the discard pile and the public state
     (other hands and the draw pile are left empty, to be filled by :func:`determinize`)."""
-    players = view["players"]
-    game = Game(players, rules, 0)
-    game._hands = [[] for _ in range(players)]
-    game._hands[seat] = [card_from_code(code) for code in view["hands"][seat]]
-    game._discard = [card_from_code(code) for code in reversed(view["discard_pile"])]
-    game._color = COLORS.index(view["color"]) if view["color"] else -1
-    game.direction = view["direction"]
-    game.turn = view["turn"]
-    game.dealer = view["dealer"]
-    game.scores = list(view["scores"])
-    game._uno = set(view["uno"])
-    game._catchable = set(view["catchable"])
-    pending = view["pending"]
-    if pending is not None:
-        kind = pending["kind"]
-        color = COLORS.index(pending["color"]) if pending.get("color") else -1
-        card = card_from_code(pending["card"]) if pending.get("card") else -1
-        amount = pending.get("amount", 4 if kind == "challenge" else 0)
-        game.pending = Pending(kind, by=pending.get("by", -1), color=color,
-                               guilty=bool(pending.get("guilty", False)), card=card,
-                               amount=amount)
-    return game
+    return Game.from_view(view, rules)
 
 
 def search_moves(game: Game, seat: int) -> list[Move]:
@@ -162,7 +129,7 @@ def search_moves(game: Game, seat: int) -> list[Move]:
             if move.card >= WILD:
                 if held < 0:
                     held = 0
-                    for card in game._hands[seat]:
+                    for card in game.card_hands[seat]:
                         if card < WILD:
                             held |= 1 << CARD_COLOR[card]
                 if held and not held >> move.color & 1:
@@ -180,12 +147,12 @@ def rollout_move(game: Game, seat: int, moves: list[Move]) -> Move:
         return ACCEPT_MOVE
     best = DRAW_MOVE
     best_score = -100.0
-    hand = game._hands[seat]
+    hand = game.card_hands[seat]
     counts = [0, 0, 0, 0, 0]
     for card in hand:
         counts[CARD_COLOR[card]] += 1
     color = counts.index(max(counts[:4]))
-    hands = game._hands
+    hands = game.card_hands
     for move in moves:
         kind = move.kind
         if kind != PLAY:
@@ -222,15 +189,15 @@ def fast_rollout_move(game: Game, seat: int) -> Move:
     """The rollout policy of :func:`rollout_move`, computed from the hand without listing
     every legal move (no ``uno`` suffix: nobody catches in a rollout)."""
     pending = game.pending
-    hand = game._hands[seat]
+    hand = game.card_hands[seat]
     counts = [0, 0, 0, 0, 0]
     for card in hand:
         counts[CARD_COLOR[card]] += 1
     color = counts.index(max(counts[:4]))
     best = -1
     if pending is None:
-        current = game._color
-        discard = game._discard
+        current = game.color_index
+        discard = game.discard_cards
         top_rank = CARD_RANK[discard[-1]] if discard else -1
         best_score = -100.0
         for card in hand:
@@ -251,7 +218,7 @@ def fast_rollout_move(game: Game, seat: int) -> Move:
         elif kind == "color":
             return _COLOR_CHOICES[color]
         else:  # a stack
-            top = game._discard[-1]
+            top = game.discard_cards[-1]
             for card in hand:
                 if card == top or (top < WILD and CARD_RANK[card] == DRAW_TWO):
                     best = card
@@ -274,11 +241,11 @@ def _play_move(game: Game, seat: int, card: int, color: int) -> Move:
     if card == WILD_CUSTOM:
         custom = rules.custom
         if custom.needs_seat or custom.needs_color or custom.needs_card:
-            hand = game.hand(seat)
+            held = list(game.card_hands[seat])
+            held.remove(WILD_CUSTOM)
             gift = -1
-            if custom.needs_card and len(hand) > 1:
-                hand.remove("WC")  # give away the card worth most
-                gift = max((card_from_code(code) for code in hand), key=CARD_POINTS.__getitem__)
+            if custom.needs_card and held:  # give away the card worth most
+                gift = max(held, key=CARD_POINTS.__getitem__)
             return Move.make(PLAY, card, color,
                              target=_smallest_other(game, seat) if custom.needs_seat else -1,
                              arg=(color + 1) % 4 if custom.needs_color else -1, gift=gift)
@@ -286,7 +253,7 @@ def _play_move(game: Game, seat: int, card: int, color: int) -> Move:
 
 
 def _smallest_other(game: Game, seat: int) -> int:
-    hands = game._hands
+    hands = game.card_hands
     best = -1
     for other in range(game.players):
         if other != seat and (best < 0 or len(hands[other]) < len(hands[best])):
@@ -425,7 +392,7 @@ class HardBot(MediumBot):
                 done += 1
                 game = world.copy()
                 game.push_unchecked(seat, root_move)
-                before = len(game._history)
+                before = game.ply
                 # selection and expansion, below the root widened progressively: the
                 # rollout policy's move first, other moves as the node gathers visits
                 while game.winner is None:
@@ -474,12 +441,12 @@ class HardBot(MediumBot):
                     mover = game.turn
                     game.push_unchecked(mover, fast_rollout_move(game, mover))
                     steps += 1
-                steps_left -= len(game._history) - before + 1
+                steps_left -= game.ply - before + 1
                 if game.winner is not None:
                     rewards = [0.0] * game.players
                     rewards[game.winner] = 1.0
                 else:
-                    weights = [math.exp(-sharpness * len(hand)) for hand in game._hands]
+                    weights = [math.exp(-sharpness * len(hand)) for hand in game.card_hands]
                     total = sum(weights)
                     rewards = [weight / total for weight in weights]
                 # backpropagation

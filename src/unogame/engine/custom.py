@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
-from .rules import CUSTOM_RULES, RulesError
+from .errors import RulesError
 
 WHO: Final = ("next", "chosen", "others", "everyone", "self")
 """next: the seat after the card's player (direction of play at that step); chosen: a seat
@@ -257,7 +257,7 @@ class CustomRule:
 def preset(name: str, count: int) -> CustomRule:
     """The catalogue rule ``name`` as a composed rule, N being ``count`` (custom_count)."""
     if name not in PRESET_STEPS:
-        raise RulesError(f"unknown custom_rule {name!r} (one of: {', '.join(CUSTOM_RULES)})")
+        raise RulesError(f"unknown custom_rule {name!r} (one of: {', '.join(PRESET_STEPS)})")
     steps = tuple(Step(who, what, count if counted else 1)
                   for who, what, counted in PRESET_STEPS[name])
     return CustomRule(steps, name, "", name)

@@ -8,7 +8,7 @@ composer needs nothing private of the game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -200,13 +200,13 @@ def size_after(rule: CustomRule, game: Seats, ops: Mechanics, seat: int, move: M
     return len(hands[seat])
 
 
-def _without_one(hand: list[int]) -> list[int]:
+def _without_one(hand: Sequence[int]) -> list[int]:
     held = list(hand)
     held.remove(WILD_CUSTOM)
     return held
 
 
-def gift_problem(rule: CustomRule, hand: list[int], move: Move) -> str | None:
+def gift_problem(rule: CustomRule, hand: Sequence[int], move: Move) -> str | None:
     """Why the card named to give is wrong for ``hand`` (which still holds the WC)."""
     last = len(hand) == 1
     if not rule.needs_card:

@@ -17,18 +17,23 @@ unogame.engine.cards.NotationError: 'play W': a wild card needs its colour (play
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from dataclasses import dataclass
+from typing import ClassVar, Final, Literal
 
 from .cards import (
     CARD_CODE,
+    CARD_RANK,
     COLORS,
     NUM_CARDS,
+    WILD,
     WILD_CUSTOM,
+    WILD_SWAP,
     NotationError,
     card_from_code,
     color_from_letter,
     is_wild,
 )
+from .rules import Rules
 
 PLAY: Final = 0
 DRAW: Final = 1
@@ -208,3 +213,102 @@ PASS_MOVE: Final = Move.make(PASS)
 CHALLENGE_MOVE: Final = Move.make(CHALLENGE)
 ACCEPT_MOVE: Final = Move.make(ACCEPT)
 UNO_MOVE: Final = Move.make(UNO)
+
+
+SWAP_SEAT: Final = "swap"
+"""The chosen seat's hand is swapped with the player's (R5.6 Wild Swap Hands, seven_zero 7)."""
+DRAW_SEAT: Final = "draw"
+"""The chosen seat draws cards (R5.7 ``chosen_draw``)."""
+CHOSEN_SEAT: Final = "chosen"
+"""The chosen seat is acted on by a family's rule in more ways (DECISIONS.md D18)."""
+
+SEAT_PURPOSE: Final[dict[str, str]] = {
+    CARD_CODE[WILD_SWAP]: SWAP_SEAT,
+    CARD_CODE[WILD_CUSTOM]: DRAW_SEAT,
+    **{CARD_CODE[card]: SWAP_SEAT for card in range(WILD) if CARD_RANK[card] == 7},
+}
+"""What the seat argument of a card's play means, by card code, when the rules give it one
+(see :func:`play_arguments`); for front ends asking the player to choose a seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayArguments:
+    """What a play of a card needs besides the card (NOTATION "Moves"), under given rules."""
+
+    color: bool
+    """A colour to name: every wild card (``play W G``)."""
+    seat: Literal["swap", "draw", "chosen"] | None
+    """A seat to act on, and what happens to it (``SWAP_SEAT``, ``DRAW_SEAT`` or, for a
+    family's rule acting on the chosen seat in other ways, ``CHOSEN_SEAT``)."""
+    discard_color: bool
+    """A second colour, the one to discard (``discard_color``: ``play WC G R``)."""
+    passes_hands: bool
+    """No argument, but every hand moves on (``seven_zero`` 0, ``pass_hands``)."""
+    give_card: bool = False
+    """A card to give, held besides the played card (a family's rule: ``play WC G 2 R7``)."""
+    changes_hand: bool = False
+    """The player's own hand changes beyond the card played (a Wild Customizable rule that
+    swaps, passes, discards, gives or draws for its player): ``uno`` depends on it (D3)."""
+
+    @property
+    def simple(self) -> bool:
+        """No seat, no discard colour, no card to give, no change of the player's hand: a
+        colour at most."""
+        return (self.seat is None and not self.discard_color and not self.passes_hands
+                and not self.give_card and not self.changes_hand)
+
+    def to_dict(self) -> dict[str, object]:
+        """The arguments as JSON (for front ends)."""
+        return {"color": self.color, "seat": self.seat, "discard_color": self.discard_color,
+                "passes_hands": self.passes_hands, "give_card": self.give_card}
+
+
+_TABLES: dict[Rules, tuple[PlayArguments, ...]] = {}
+
+
+def play_arguments(card: int, rules: Rules) -> PlayArguments:
+    """The arguments a play of ``card`` takes under ``rules``: the one place that says so
+    (the engine's legal moves, its explanations, the bots and the front ends use it).
+
+    >>> from .cards import card_from_code as card
+    >>> play_arguments(card("WS"), Rules())
+    PlayArguments(color=True, seat='swap', discard_color=False, passes_hands=False)
+    >>> [play_arguments(card("R7"), rules).seat for rules in (Rules(), Rules(seven_zero=True))]
+    [None, 'swap']
+    >>> play_arguments(card("WC"), Rules(custom_rule="discard_color")).discard_color
+    True
+    """
+    return play_arguments_table(rules)[card]
+
+
+def play_arguments_table(rules: Rules) -> tuple[PlayArguments, ...]:
+    """:func:`play_arguments` of every card under ``rules``, indexed by card (computed once
+    per rules: the engine's hot paths index it)."""
+    table = _TABLES.get(rules)
+    if table is None:
+        table = _TABLES[rules] = tuple(_arguments(card, rules) for card in range(NUM_CARDS))
+    return table
+
+
+def _arguments(card: int, rules: Rules) -> PlayArguments:
+    if card == WILD_CUSTOM:
+        return _custom_arguments(rules)
+    rank = CARD_RANK[card]
+    seat: Literal["swap"] | None = None
+    if card == WILD_SWAP or (card < WILD and rules.seven_zero and rank == 7):
+        seat = SWAP_SEAT
+    return PlayArguments(color=card >= WILD, seat=seat, discard_color=False,
+                         passes_hands=card < WILD and rules.seven_zero and rank == 0)
+
+
+def _custom_arguments(rules: Rules) -> PlayArguments:
+    """The Wild Customizable's arguments: what its rule's steps need (custom.py, D18)."""
+    rule = rules.custom
+    chosen = {step.what for step in rule.steps if step.who == "chosen"}
+    seat: Literal["swap", "draw", "chosen"] | None = None
+    if chosen:
+        seat = SWAP_SEAT if chosen == {"swap"} else DRAW_SEAT if chosen == {"draw"} else (
+            CHOSEN_SEAT)
+    return PlayArguments(color=True, seat=seat, discard_color=rule.needs_color,
+                         passes_hands=rule.has("pass_hands"), give_card=rule.needs_card,
+                         changes_hand=rule.changes_own_hand)

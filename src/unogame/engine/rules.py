@@ -9,16 +9,16 @@
 >>> Rules.from_dict({"stakcing": True})
 Traceback (most recent call last):
 ...
-unogame.engine.rules.RulesError: unknown rule option 'stakcing'
+unogame.engine.errors.RulesError: unknown rule option 'stakcing'
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-if TYPE_CHECKING:
-    from .custom import CustomRule
+from .custom import CustomRule, rule_of
+from .errors import RulesError
 
 CUSTOM_RULES: Final = {
     "none": "a plain wild: only the colour is chosen",
@@ -34,10 +34,6 @@ CUSTOM_RULES: Final = {
 
 CUSTOM_RULES_WITH_SEAT: Final = frozenset({"chosen_draw"})
 CUSTOM_RULES_WITH_COLOR: Final = frozenset({"discard_color"})
-
-
-class RulesError(ValueError):
-    """An unknown rule option or a value it cannot take."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +67,6 @@ class Rules:
     """House rule: drawing goes on until a playable card comes."""
 
     def __post_init__(self) -> None:
-        from .custom import CustomRule
-
         for field in fields(self):
             value = getattr(self, field.name)
             if field.name == "custom_rule" and isinstance(value, CustomRule):
@@ -112,9 +106,7 @@ class Rules:
         for key in options:
             if key not in names:
                 raise RulesError(f"unknown rule option {key!r}")
-        if not isinstance(options.get("custom_rule", ""), str):
-            from .custom import CustomRule  # a family's rule (DECISIONS.md D16)
-
+        if not isinstance(options.get("custom_rule", ""), str):  # a family's rule (D16)
             custom = options["custom_rule"]
             if not isinstance(custom, CustomRule):
                 options = {**options, "custom_rule": CustomRule.from_dict(custom)}
@@ -123,8 +115,6 @@ class Rules:
     @property
     def custom(self) -> CustomRule:
         """The Wild Customizable rule as steps (a preset expanded with ``custom_count``)."""
-        from .custom import rule_of
-
         return rule_of(self.custom_rule, self.custom_count)
 
     def to_dict(self) -> dict[str, Any]:
