@@ -27,18 +27,17 @@ import time
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..engine import Game, Move
+from ..engine import Game, Move, PlayArguments
 from ..engine.cards import (
     CARD_COLOR,
     CARD_POINTS,
     CARD_RANK,
     DRAW_TWO,
+    NUM_CARDS,
     WILD,
-    WILD_CUSTOM,
     WILD_DRAW_FOUR,
-    WILD_SWAP,
 )
-from ..engine.moves import ACCEPT_MOVE, CATCH, COLOR, DRAW_MOVE, PLAY, UNO
+from ..engine.moves import ACCEPT_MOVE, CATCH, COLOR, DRAW_MOVE, PLAY, UNO, play_arguments_table
 from .base import BOT_LEVELS
 from .heuristic import MediumBot
 from .knowledge import CardTracker
@@ -181,13 +180,15 @@ def rollout_move(game: Game, seat: int, moves: list[Move]) -> Move:
 
 _PLAIN: Final = [Move.make(PLAY, card) for card in range(WILD)]
 _WILD_PLAYS: Final = {card: [Move.make(PLAY, card, color) for color in range(4)]
-                      for card in (WILD, WILD_DRAW_FOUR, WILD_CUSTOM)}
+                      for card in range(WILD, NUM_CARDS)}
 _COLOR_CHOICES: Final = [Move.make(COLOR, color=color) for color in range(4)]
 
 
-def fast_rollout_move(game: Game, seat: int) -> Move:
+def fast_rollout_move(game: Game, seat: int,
+                      arguments: Sequence[PlayArguments] | None = None) -> Move:
     """The rollout policy of :func:`rollout_move`, computed from the hand without listing
-    every legal move (no ``uno`` suffix: nobody catches in a rollout)."""
+    every legal move (no ``uno`` suffix: nobody catches in a rollout). ``arguments``:
+    ``play_arguments_table`` of the game's rules, if the caller has it at hand."""
     pending = game.pending
     hand = game.card_hands[seat]
     counts = [0, 0, 0, 0, 0]
@@ -225,31 +226,23 @@ def fast_rollout_move(game: Game, seat: int) -> Move:
                     break
             if best < 0:
                 return DRAW_MOVE
-    return _play_move(game, seat, best, color)
+    return _play_move(game, seat, best, color,
+                      arguments[best] if arguments is not None else game.play_arguments(best))
 
 
-def _play_move(game: Game, seat: int, card: int, color: int) -> Move:
+def _play_move(game: Game, seat: int, card: int, color: int, arguments: PlayArguments) -> Move:
     """A legal way to play ``card``: in ``color`` if wild, with a target or argument when
     the card needs one (the smallest other hand; the colour held least to discard)."""
-    rules = game.rules
-    if card < WILD:
-        if rules.seven_zero and CARD_RANK[card] == 7:
-            return Move.make(PLAY, card, target=_smallest_other(game, seat))
-        return _PLAIN[card]
-    if card == WILD_SWAP:
-        return Move.make(PLAY, card, color, target=_smallest_other(game, seat))
-    if card == WILD_CUSTOM:
-        custom = rules.custom
-        if custom.needs_seat or custom.needs_color or custom.needs_card:
-            held = list(game.card_hands[seat])
-            held.remove(WILD_CUSTOM)
-            gift = -1
-            if custom.needs_card and held:  # give away the card worth most
-                gift = max(held, key=CARD_POINTS.__getitem__)
-            return Move.make(PLAY, card, color,
-                             target=_smallest_other(game, seat) if custom.needs_seat else -1,
-                             arg=(color + 1) % 4 if custom.needs_color else -1, gift=gift)
-    return _WILD_PLAYS[card][color]
+    if arguments.simple:
+        return _PLAIN[card] if card < WILD else _WILD_PLAYS[card][color]
+    target = _smallest_other(game, seat) if arguments.seat is not None else -1
+    discard = (color + 1) % 4 if arguments.discard_color else -1
+    gift = -1
+    if arguments.give_card:  # give away the card worth most (none when it is the last card)
+        held = list(game.card_hands[seat])
+        held.remove(card)
+        gift = max(held, key=CARD_POINTS.__getitem__, default=-1)
+    return Move.make(PLAY, card, color if arguments.color else -1, target, discard, gift=gift)
 
 
 def _smallest_other(game: Game, seat: int) -> int:
@@ -383,6 +376,7 @@ class HardBot(MediumBot):
         sharpness = self.cutoff_sharpness
         plies = self.rollout_plies
         widening = self.widening
+        arguments = play_arguments_table(template.rules)
         done = 0
         steps_left = self.budget
         iterations = self.iterations if self.iterations is not None else 1 << 30
@@ -439,7 +433,7 @@ class HardBot(MediumBot):
                 steps = 0
                 while game.winner is None and steps < plies:
                     mover = game.turn
-                    game.push_unchecked(mover, fast_rollout_move(game, mover))
+                    game.push_unchecked(mover, fast_rollout_move(game, mover, arguments))
                     steps += 1
                 steps_left -= game.ply - before + 1
                 if game.winner is not None:

@@ -17,7 +17,7 @@ unogame.engine.cards.NotationError: 'play W': a wild card needs its colour (play
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Final, Literal
 
 from .cards import (
@@ -249,13 +249,14 @@ class PlayArguments:
     changes_hand: bool = False
     """The player's own hand changes beyond the card played (a Wild Customizable rule that
     swaps, passes, discards, gives or draws for its player): ``uno`` depends on it (D3)."""
+    simple: bool = field(init=False, repr=False, compare=False)
+    """No seat, no discard colour, no passing of hands, no card to give, no change of the
+    player's hand: a colour at most (the hot case)."""
 
-    @property
-    def simple(self) -> bool:
-        """No seat, no discard colour, no card to give, no change of the player's hand: a
-        colour at most."""
-        return (self.seat is None and not self.discard_color and not self.passes_hands
-                and not self.give_card and not self.changes_hand)
+    def __post_init__(self) -> None:
+        simple = (self.seat is None and not self.discard_color and not self.passes_hands
+                  and not self.give_card and not self.changes_hand)
+        object.__setattr__(self, "simple", simple)
 
     def to_dict(self) -> dict[str, object]:
         """The arguments as JSON (for front ends)."""
