@@ -129,9 +129,8 @@ class Player:
                 continue
             acted = version
             status = message["status"]
-            if status == "round_over":
-                if self.seat == 0:
-                    await self.send({"type": "next_round", "version": version})
+            if status == "round_over":  # every person presses "next round" (the table waits)
+                await self.send({"type": "next_round", "version": version})
                 continue
             if status == "match_over":
                 if self.seat == 0:

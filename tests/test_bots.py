@@ -50,7 +50,7 @@ def play_many(rounds: int, seed: int) -> dict[str, int]:
         game = Game.new(players, rules, seed * 100_000 + index)
         levels = [LEVELS[(index + seat) % len(LEVELS)] for seat in range(players)]
         bots = [fast_bot(level, index * 10 + seat) for seat, level in enumerate(levels)]
-        play_round(game, bots, random.Random(index))  # push() refuses any illegal move
+        play_round(game, bots)  # push() refuses any illegal move
         assert game.winner is not None
         for level in set(levels):
             played[level] += 1
@@ -155,7 +155,7 @@ def test_bots_are_deterministic_for_a_seed() -> None:
     def run(seed: int) -> list[list[Any]]:
         game = Game.new(3, seed=4)
         bots = [make_bot("medium", seed), make_bot("easy", seed), fast_bot("hard", seed)]
-        play_round(game, bots, random.Random(1))
+        play_round(game, bots)
         return game.record()["rounds"]
 
     assert run(1) == run(1)

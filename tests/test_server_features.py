@@ -124,7 +124,7 @@ def test_lan_banner_prints_the_address_and_a_qr_code() -> None:
 
 def test_a_player_gone_past_the_timer_is_played_by_a_bot(server: ServerThread) -> None:
     async def scenario() -> None:
-        host = await create_room(server.ws_url, seats=2, timer=5)
+        host = await create_room(server.ws_url, seats=2, timer=5, grace=5)
         guest = await join(server.ws_url, host.room or "", "Guest")
         await host.request({"type": "start"}, "state")
         token = guest.token

@@ -56,7 +56,7 @@ def test_kill_9_and_restart_resumes_rooms_and_seats(tmp_path: Path) -> None:
                     and message["view"]["turn"] in (0, 2)
 
             await asyncio.gather(autoplay(host, 1, deal=True, until=far_enough),
-                                 autoplay(guest, 2, until=far_enough))
+                                 autoplay(guest, 2, deal=True, until=far_enough))
             await quiet([host, guest], 3.0)  # the bot's reactions are over
             snapshot = {
                 "room": host.room, "lobby": lobby.room,
@@ -101,7 +101,7 @@ def test_kill_9_and_restart_resumes_rooms_and_seats(tmp_path: Path) -> None:
                 return message["version"] >= version + 10
 
             await asyncio.gather(autoplay(clients[0], 3, deal=True, until=moved_on),
-                                 autoplay(clients[2], 4, until=moved_on))
+                                 autoplay(clients[2], 4, deal=True, until=moved_on))
             for client in [*clients.values(), other]:
                 await client.close()
 

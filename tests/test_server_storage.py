@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -11,13 +10,13 @@ from test_server_support import ServerThread, autoplay, create_room, join, run
 
 from unogame.server.hub import LocalHub
 from unogame.server.rooms import Room, Timing
-from unogame.server.storage import SqliteStorage
+from unogame.server.storage import SqliteStorage, StorageError
 
 
 def test_log_refuses_a_duplicate_entry(tmp_path: Path) -> None:
     store = SqliteStorage(tmp_path / "db.sqlite3")
     store.append_move("ROOM1", 1, 0, 0, "draw")
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StorageError):
         store.append_move("ROOM1", 1, 0, 1, "draw")
     assert store.load_moves("ROOM1", 1) == [(0, "draw")]
     store.delete_room("ROOM1")
@@ -37,7 +36,7 @@ def test_a_room_is_rebuilt_from_its_log(tmp_path: Path) -> None:
             return len(message.get("results", [])) >= 2  # type: ignore[arg-type]
 
         await asyncio.gather(autoplay(host, seed=1, deal=True, until=two_rounds),
-                             autoplay(guest, seed=2, until=two_rounds))
+                             autoplay(guest, seed=2, deal=True, until=two_rounds))
         await guest.close()
         await host.close()
         return host.room or ""
@@ -45,15 +44,15 @@ def test_a_room_is_rebuilt_from_its_log(tmp_path: Path) -> None:
     with ServerThread(db) as server:
         code = run(scenario(server.ws_url))
         live: Room = server.manager.rooms[code]
-        assert live.game is not None
+        assert live.game is not None and live.table is not None
         position, record = live.game.position(), live.game.record()
-        version, results, status = live.version, live.results, live.status
-        log = [event.for_seat(0) for event in live.events]
+        version, results, status = live.version, live.table.results, live.status
+        log = live.table.feed(0)
     store = SqliteStorage(db)
     rebuilt = Room.restore(code, store.load_rooms()[code], store, LocalHub(), Timing())
-    assert rebuilt.game is not None
+    assert rebuilt.game is not None and rebuilt.table is not None
     assert rebuilt.game.position() == position
     assert rebuilt.game.record() == record
-    assert (rebuilt.version, rebuilt.results, rebuilt.status) == (version, results, status)
-    assert [event.for_seat(0) for event in rebuilt.events] == log
+    assert (rebuilt.version, rebuilt.table.results, rebuilt.status) == (version, results, status)
+    assert rebuilt.table.feed(0) == log
     assert [seat.name for seat in rebuilt.seats] == ["Host", "Bot 1", "Guest"]

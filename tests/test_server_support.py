@@ -23,8 +23,19 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from unogame.server import Limits, Timing, create_app
+from unogame.server.storage import Storage
 
 Message = dict[str, Any]
+
+LOOPBACK: dict[str, Any] = {"rooms_per_address": (100_000, 100_000.0),
+                            "lookups_per_address": (100_000, 100_000.0)}
+"""Every test client comes from 127.0.0.1: the per-address allowances are lifted unless a
+test is about them (see test_server_hostile.py)."""
+
+
+def loopback_limits(**fields: Any) -> Limits:
+    known = Limits.__dataclass_fields__
+    return Limits(**{key: value for key, value in {**LOOPBACK, **fields}.items() if key in known})
 
 
 def free_socket() -> socket.socket:
@@ -42,10 +53,11 @@ def free_port() -> int:
 class ServerThread:
     """The app on uvicorn in a background thread (its own event loop)."""
 
-    def __init__(self, db: str | Path = ":memory:", timing: Timing | None = None,
+    def __init__(self, db: str | Path | Storage = ":memory:", timing: Timing | None = None,
                  limits: Limits | None = None, lan_url: str | None = None) -> None:
-        self.app = create_app(str(db), timing=timing or Timing(think=0.0, reaction_scale=0.0),
-                              limits=limits, lan_url=lan_url)
+        self.app = create_app(db if isinstance(db, Storage) else str(db),
+                              timing=timing or Timing(think=0.0, reaction_scale=0.0),
+                              limits=limits or loopback_limits(), lan_url=lan_url)
         self.sock = free_socket()
         self.port = int(self.sock.getsockname()[1])
         config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536,
@@ -225,11 +237,14 @@ class Client:
 
 
 async def create_room(url: str, name: str = "Host", seats: int = 4, bots: list[str] | None = None,
-                      rules: dict[str, Any] | None = None, timer: int = 0) -> Client:
+                      rules: dict[str, Any] | None = None, timer: int = 0,
+                      **settings: Any) -> Client:
+    """A room created by its host (``settings``: more room settings, e.g. grace, fill)."""
     host = await Client.connect(url)
     await host.request({"type": "create", "name": name, "bots": bots or [],
                         "settings": {"name": "Test room", "seats": seats,
-                                     "rules": rules or {}, "timer": timer}}, "state")
+                                     "rules": rules or {}, "timer": timer, **settings}},
+                       "state")
     return host
 
 
@@ -264,7 +279,8 @@ async def autoplay(client: Client, seed: int, deal: bool = False,
                    timeout: float = 60.0) -> Message:
     """Answer every new position with a move until the match is over (or ``until``).
 
-    ``deal``: this client also deals the next round. Returns the last game message.
+    ``deal``: this client presses "next round" too (the table deals once every connected
+    person has). Returns the last game message.
     """
     import random
 

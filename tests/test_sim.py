@@ -87,3 +87,48 @@ def test_wilson_interval_and_summary() -> None:
     assert summary.levels["medium"]["win_rate"] == 1.0
     assert sum(position.wins for position in summary.positions) == 10
     assert summary.mean_turns == sum(r.turns for r in results) / 10
+
+
+def test_a_sim_round_is_the_table_round_of_its_seed() -> None:
+    """The simulator only runs the table's requests: a front end pacing the same table
+    (threads, time passing) plays the same round."""
+    import concurrent.futures
+
+    from unogame.sim.runner import play_one, round_seed
+    from unogame.table import PLAYING, DecisionRequest, SeatSpec, Table
+
+    config = SimConfig(3, ("hard", "medium", "easy"), 4, seed=9, rules=Rules(jump_in=True))
+    result = play_one(config, 2)
+    seats = [SeatSpec(f"{config.bots[slot]} {slot}", config.bots[slot])
+             for slot in result.seats]
+    table = Table(seats, config.rules, round_seed(config.seed, 2))
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        while table.status == PLAYING:
+            step = table.next_step()
+            assert isinstance(step, DecisionRequest)
+            table.advance(step.delay + 0.3)
+            play = table.resolve(step, *pool.submit(step.decide).result())
+            if play is not None:
+                table.apply(play)
+    assert table.game.winner == result.winner
+    assert table.game.scores[result.winner] == result.points
+
+
+def test_a_bot_that_fails_stops_the_sim_with_a_clear_error() -> None:
+    import pytest
+
+    from unogame.bots import BOT_LEVELS, RandomBot
+    from unogame.sim.runner import BotError
+
+    class Broken(RandomBot):
+        level = "broken"
+
+        def choose(self, view: object, legal: object) -> None:  # type: ignore[override]
+            raise RuntimeError("cannot think")
+
+    BOT_LEVELS["broken"] = Broken
+    try:
+        with pytest.raises(BotError, match=r"broken bot at seat .*cannot think"):
+            run_rounds(SimConfig(2, ("broken", "random"), 1, seed=1), workers=1)
+    finally:
+        del BOT_LEVELS["broken"]

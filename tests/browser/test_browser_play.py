@@ -154,7 +154,7 @@ def test_two_players_and_a_bot_play_a_round(ann_lang: str, ann_size: str, ben_la
             ann.fill("#seats", "3")
             click(ann, "form[data-form=create] button[type=submit]")
             wait(ann, "[data-testid=room-code]")
-            code = ann.locator("[data-testid=room-code]").inner_text().strip()
+            code = ann.locator("[data-testid=room-code]").inner_text().replace(" ", "")
             room = server.manager.rooms[code]
             room.deal = {"dealer": 2, "deck": stacked_deck(), "seed": 11}
             room.rules = room.rules.__class__(hand_size=3)
@@ -167,14 +167,14 @@ def test_two_players_and_a_bot_play_a_round(ann_lang: str, ann_size: str, ben_la
             ben.fill("#player-name", "Ben")
             click(ben, "form[data-form=join-named] button[type=submit]")
             wait(ben, ".seats")
-            ann.wait_for_function("document.querySelectorAll('.seat-row:not(.empty)').length == 3")
+            ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==3")
             # The seats are Ann, the bot, Ben: move Ben before the bot by removing the
             # bot and adding it again (this exercises the host's controls too).
             click(ann, "[data-action=remove][data-seat='1']")
-            ann.wait_for_function("document.querySelectorAll('.seat-row:not(.empty)').length == 2")
+            ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==2")
             ann.select_option("#bot-level", "random")
             click(ann, "[data-action=add-bot]")
-            ann.wait_for_function("document.querySelectorAll('.seat-row:not(.empty)').length == 3")
+            ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==3")
             assert [seat.name for seat in room.seats] == ["Ann", "Ben", "Bot 1"]
             shot(ann, f"lobby-{ann_tag}")
             shot(ben, f"lobby-{ben_tag}")
@@ -209,37 +209,37 @@ def test_two_players_and_a_bot_play_a_round(ann_lang: str, ann_size: str, ben_la
             assert revealed == 2
             shot(ben, f"reveal-{ben_tag}")
             click(ben, "[data-action=close-reveal]")
-            ann.wait_for_function("document.querySelectorAll('.hand button.card').length == 6")
+            ann.wait_for_function("()=>document.querySelectorAll('.hand button.card').length == 6")
 
             # Ben plays on with green.
-            ben.wait_for_function("document.querySelector('.status.mine') !== null")
+            ben.wait_for_function("()=>document.querySelector('.status.mine') !== null")
             click(ben, ".hand button.card[data-card='G1']")
 
             # 3. The bot draws. 4. Ann swaps hands with Ben: colour, then the player picker.
-            ann.wait_for_function("document.querySelector('.status.mine') !== null",
+            ann.wait_for_function("()=>document.querySelector('.status.mine') !== null",
                                   timeout=15_000)
             click(ann, ".hand button.card[data-card='WS']")
             click(ann, ".color-choice[data-color=G]")
             wait(ann, ".seat-choice")
             shot(ann, f"player-picker-{ann_tag}")
             ann.locator(".seat-choice", has_text="Ben").click()
-            ann.wait_for_function("document.querySelectorAll('.hand button.card').length == 2")
+            ann.wait_for_function("()=>document.querySelectorAll('.hand button.card').length==2")
 
             # 5. Ben draws a playable green card and keeps it.
-            ben.wait_for_function("document.querySelector('.status.mine') !== null")
+            ben.wait_for_function("()=>document.querySelector('.status.mine') !== null")
             click(ben, "[data-move=draw]")
             wait(ben, "[data-move=pass]")
             click(ben, "[data-move=pass]")
 
             # 6. The bot draws. 7. Ann, at two cards, sees the UNO button but forgets it.
-            ann.wait_for_function("document.querySelector('.status.mine') !== null",
+            ann.wait_for_function("()=>document.querySelector('.status.mine') !== null",
                                   timeout=15_000)
             assert ann.locator("[data-action=uno]").count() == 1
             click(ann, ".hand button.card[data-card='G2']")
             # Ben catches her: she draws two.
             wait(ben, "button.catch")
             click(ben, "button.catch")
-            ann.wait_for_function("document.querySelectorAll('.hand button.card').length == 3")
+            ann.wait_for_function("()=>document.querySelectorAll('.hand button.card').length==3")
             assert room.game is not None
             assert (1, "catch 0") in [(seat, str(move)) for seat, move in room.game.history]
 
@@ -264,9 +264,16 @@ def test_two_players_and_a_bot_play_a_round(ann_lang: str, ann_size: str, ben_la
             assert any(seat in (0, 1) and move == "uno" for seat, move in moves), moves
             assert state["uno"] >= 1
 
-            # The scoreboard and the next round.
+            # The scoreboard and the next round: Ann's press closes only her scoreboard;
+            # the round is dealt once Ben has pressed it too.
             click(ann, "[data-action=next-round]")
+            wait(ann, ".waiting-next")
+            assert ann.locator(".round-dialog").count() == 0
+            assert ben.locator(".round-dialog").count() == 1
+            shot(ann, f"waiting-next-{ann_tag}")
+            click(ben, "[data-action=next-round]")
             wait(ann, ".hand button.card")
+            wait(ben, ".hand button.card")
             click(ann, "[data-action=scores]")
             wait(ann, ".score-table")
             assert ann.locator(".score-table tbody tr").count() == 1
@@ -316,7 +323,7 @@ def test_house_rule_controls() -> None:
             ann.select_option("#rule-custom_rule", "discard_color")
             click(ann, "form[data-form=create] button[type=submit]")
             wait(ann, "[data-testid=room-code]")
-            code = ann.locator("[data-testid=room-code]").inner_text().strip()
+            code = ann.locator("[data-testid=room-code]").inner_text().replace(" ", "")
             room = server.manager.rooms[code]
             assert room.rules_dict == rules  # the form sent every house rule
             room.deal = {"dealer": 2, "deck": house_deck(), "seed": 3}
@@ -324,10 +331,10 @@ def test_house_rule_controls() -> None:
             wait(ben, "#player-name")
             ben.fill("#player-name", "Ben")
             click(ben, "form[data-form=join-named] button[type=submit]")
-            ann.wait_for_function("document.querySelectorAll('.seat-row:not(.empty)').length == 2")
+            ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==2")
             ann.select_option("#bot-level", "random")
             click(ann, "[data-action=add-bot]")
-            ann.wait_for_function("document.querySelectorAll('.seat-row:not(.empty)').length == 3")
+            ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==3")
             click(ann, "[data-action=start]")
             wait(ann, ".hand button.card")
             wait(ben, ".hand button.card")
@@ -350,12 +357,12 @@ def test_house_rule_controls() -> None:
 
             # Stacking: Ann plays a Draw Two; Ben may pass it on or draw the stack.
             click(ann, ".hand button.card[data-card='R+2']")
-            ben.wait_for_function("document.querySelector('.status.mine') !== null")
+            ben.wait_for_function("()=>document.querySelector('.status.mine') !== null")
             assert "Draw 2" in ben.locator(".actions").inner_text()
             assert ben.locator(".hand button.card.playable[data-card='B+2']").count() == 1
             click(ben, ".hand button.card[data-card='B+2']")
             # The bot has no Draw Two: it takes the stack of four.
-            ann.wait_for_function("document.querySelector('.status.mine') !== null",
+            ann.wait_for_function("()=>document.querySelector('.status.mine') !== null",
                                   timeout=15_000)
             assert room.game.hand_sizes()[2] == 9
 
@@ -363,7 +370,7 @@ def test_house_rule_controls() -> None:
             click(ann, ".hand button.card[data-card='WC']")
             click(ann, ".color-choice[data-color=R]")
             click(ann, ".color-choice[data-color=G]")
-            ann.wait_for_function("document.querySelectorAll('.hand button.card').length == 2")
+            ann.wait_for_function("()=>document.querySelectorAll('.hand button.card').length==2")
             history = [(seat, str(move)) for seat, move in room.game.history]
             assert history[:4] == [(0, "play R+2"), (1, "play B+2"), (2, "draw"),
                                    (0, "play WC R G")]
@@ -398,7 +405,7 @@ def test_house_rule_controls() -> None:
                 ben.keyboard.press("Tab")
             assert ben.evaluate("document.activeElement.dataset.card") == "R3"
             ben.keyboard.press("Enter")
-            ann.wait_for_function("document.querySelector('.discard svg') !== null")
+            ann.wait_for_function("()=>document.querySelector('.discard svg') !== null")
             deadline = time.monotonic() + 10
             while (1, "play R3") not in [(seat, str(move)) for seat, move in room.game.history]:
                 assert time.monotonic() < deadline, "Enter did not play the card"

@@ -13,7 +13,10 @@ client -> server      meaning
 ``add_bot``           host, lobby: ``level``
 ``remove``            host: ``seat`` (a bot plays on in a started game)
 ``move``              ``move`` in the notation, ``version`` of the position it was made on
-``next_round``        ``version``: deal the next round after a round is over
+``next_round``        ``version``: "next round" pressed on the scoreboard (the table deals
+                      once every connected person has, or its countdown ran out)
+``hand_to_bot``       host, in a game: ``seat`` of a disconnected player, played by a bot
+                      until they come back
 ``rematch``           host, after the match
 ``ping``              keeps a connection alive
 ====================  =================================================================
@@ -22,6 +25,10 @@ The server answers with ``joined`` (room, seat, token), ``room`` (seats, setting
 ``state`` (the seat's view, legal moves, log, scoreboard), ``update`` (after each move:
 the events as the seat may see them and the new view), ``removed``, ``pong`` and
 ``error`` (``code``, ``message``). An error changes nothing and keeps the connection.
+``state`` and ``update`` also carry ``round``, ``ready`` (the seats that pressed "next
+round"), ``timer_left`` (seconds on the turn timer, or null) and ``next_round_left``
+(seconds before the next round is dealt anyway, or null). A move a bot made for a person
+comes with a ``stand_in_move`` event first ("bot played for NAME").
 """
 
 from __future__ import annotations
@@ -40,22 +47,24 @@ from typing import Any
 
 import segno
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import i18n
-from ..bots.base import BOT_LEVELS
 from .hub import LocalHub, encode
+from .limits import AddressAllowance
+from .names import is_text
 from .rooms import Limits, Room, RoomError, RoomManager, Timing, meta
-from .storage import SqliteStorage, Storage
+from .storage import SqliteStorage, Storage, StorageError
 
 log = logging.getLogger("unogame.server")
 
 STATIC_DIR = Path(str(resources.files("unogame.server") / "static"))
-MAX_ROOMS_PER_CONNECTION = 5
 OUTBOX_SIZE = 512
 """Messages waiting for a slow client before it is disconnected."""
 
@@ -65,6 +74,9 @@ class Connection:
 
     def __init__(self, websocket: WebSocket, limits: Limits) -> None:
         self.websocket = websocket
+        self.address = websocket.client.host if websocket.client else "unknown"
+        self.seats_taken: set[str] = set()
+        """Rooms this connection took a seat in (one per room, a few in all)."""
         self.seat: int | None = None
         self.room: Room | None = None
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_SIZE)
@@ -72,7 +84,7 @@ class Connection:
         self.allowance = float(limits.message_burst)
         self.last = time.monotonic()
         self.overflowed = False
-        self.rooms_created = 0
+        self.closing = False
 
     def send_text(self, text: str) -> None:
         try:
@@ -96,6 +108,12 @@ class Connection:
         self.allowance -= 1.0
         return True
 
+    def close(self) -> None:
+        """End this connection soon (its writer closes the socket)."""
+        self.closing = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait(None)
+
     async def writer(self) -> None:
         while True:
             text = await self.outbox.get()
@@ -103,13 +121,43 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await self.websocket.close(1008 if self.overflowed else 1000)
                 return
-            await self.websocket.send_text(text)
+            try:
+                await self.websocket.send_text(text)
+            except Exception as error:  # gone mid-send: this connection ends, nothing else
+                log.info("connection %s: send failed (%s); closing it", self.address,
+                         type(error).__name__)
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(1011)
+                return
+
+
+def valid_text(message: Any) -> bool:
+    """Every string of a decoded message (keys too) is valid Unicode (no lone surrogate)."""
+    stack = [message]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if not is_text(value):
+                return False
+        elif isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return True
 
 
 @dataclass
 class Server:
     manager: RoomManager
     connections: set[Connection] = field(default_factory=set)
+    creations: AddressAllowance = field(init=False)
+    lookups: AddressAllowance = field(init=False)
+
+    def __post_init__(self) -> None:
+        limits = self.manager.limits
+        self.creations = AddressAllowance(*limits.rooms_per_address)
+        self.lookups = AddressAllowance(*limits.lookups_per_address)
 
     # ------------------------------------------------------------ dispatch
 
@@ -129,6 +177,9 @@ class Server:
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             conn.error("bad_message", "a message is a JSON object with a 'type'")
             return
+        if not valid_text(message):
+            conn.error("bad_text", "text must be valid Unicode (no lone surrogates)")
+            return
         handler = getattr(self, "on_" + message["type"], None)
         if handler is None or message["type"] not in HANDLED:
             conn.error("unknown_type", f"unknown message type {message['type'][:40]!r}")
@@ -137,6 +188,9 @@ class Server:
             handler(conn, message)
         except RoomError as error:
             conn.error(error.code, error.message)
+        except StorageError as error:  # nothing was stored, so nothing changed
+            log.warning("%s not saved: %s", message["type"], error)
+            conn.error("not_saved", "the game could not be saved; nothing changed, try again")
 
     def _room(self, conn: Connection) -> Room:
         if conn.room is None:
@@ -149,10 +203,31 @@ class Server:
             raise RoomError("not_host", "only the host may do this")
         return room
 
+    def _lookup(self, conn: Connection, code: Any) -> Room:
+        if not self.lookups.take(conn.address):
+            raise RoomError("lookup_limited", "too many room codes tried; wait a minute")
+        return self.manager.get(code)
+
+    def _make_way(self, conn: Connection, room: Room, seat: int | None) -> None:
+        """Spectators have their own cap; a seat's owner always gets in (its oldest extra
+        connections make way)."""
+        limits = self.manager.limits
+        others = [c for c in self.manager.hub.clients(room.code) if c is not conn]
+        if seat is None:
+            watching = sum(1 for c in others if c.seat is None)
+            if watching >= limits.max_spectators_per_room \
+                    or len(others) >= limits.max_clients_per_room:
+                raise RoomError("room_crowded", "too many people are watching this room")
+            return
+        same_seat = [c for c in others if c.seat == seat and isinstance(c, Connection)]
+        for old in same_seat[:max(0, len(same_seat) - limits.max_connections_per_seat + 1)]:
+            old.error("replaced", "this seat was opened somewhere else")
+            self.leave(old)
+            old.close()
+
     def _enter(self, conn: Connection, room: Room, seat: int | None, token: str | None) -> None:
+        self._make_way(conn, room, seat)
         self.leave(conn)
-        if len(self.manager.hub.clients(room.code)) >= self.manager.limits.max_clients_per_room:
-            raise RoomError("room_crowded", "too many people are connected to this room")
         conn.room = room
         conn.seat = seat
         self.manager.hub.attach(room.code, conn)
@@ -169,39 +244,41 @@ class Server:
             room.disconnected(conn.seat)
             conn.seat = None
 
+    def _may_take_seat(self, conn: Connection) -> None:
+        if len(conn.seats_taken) >= self.manager.limits.max_seats_per_connection:
+            raise RoomError("too_many_rooms", "this connection has taken enough seats")
+
     def on_create(self, conn: Connection, message: dict[str, Any]) -> None:
-        settings = message.get("settings", {})
-        if not isinstance(settings, dict):
-            raise RoomError("bad_settings", "settings must be an object")
-        bots = message.get("bots", [])
-        if not isinstance(bots, list) or any(level not in BOT_LEVELS for level in bots):
-            raise RoomError("bad_level", f"bots: a list of levels from {list(BOT_LEVELS)}")
-        if conn.rooms_created >= MAX_ROOMS_PER_CONNECTION:
-            raise RoomError("too_many_rooms", "this connection has created enough rooms")
-        room = self.manager.create(settings)
-        if len(bots) + 1 > room.capacity:
-            del self.manager.rooms[room.code]
-            raise RoomError("bad_settings", "more bots than free seats")
-        seat, token = room.join(message.get("name"))
-        for level in bots:
-            room.add_bot(level)
-        conn.rooms_created += 1
+        self._may_take_seat(conn)
+        if not self.creations.take(conn.address):
+            raise RoomError("create_limited", "too many rooms created from here; wait a minute")
+        room, seat, token = self.manager.create(message.get("settings", {}),
+                                                message.get("name"), message.get("bots", []))
+        conn.seats_taken.add(room.code)
         self._enter(conn, room, seat, token)
 
     def on_join(self, conn: Connection, message: dict[str, Any]) -> None:
-        room = self.manager.get(message.get("room"))
+        room = self._lookup(conn, message.get("room"))
+        owned = room.find_token(message.get("token"))
+        if owned is not None:  # this browser has a seat here already: back into it
+            self._enter(conn, room, owned, None)
+            return
+        if room.code in conn.seats_taken:
+            raise RoomError("already_seated", "you already have a seat in this room")
+        self._may_take_seat(conn)
         seat, token = room.join(message.get("name"))
+        conn.seats_taken.add(room.code)
         self._enter(conn, room, seat, token)
 
     def on_resume(self, conn: Connection, message: dict[str, Any]) -> None:
-        room = self.manager.get(message.get("room"))
+        room = self._lookup(conn, message.get("room"))
         seat = room.find_token(message.get("token"))
         if seat is None:
             raise RoomError("bad_token", "this seat token is not valid here; you may watch")
         self._enter(conn, room, seat, None)
 
     def on_watch(self, conn: Connection, message: dict[str, Any]) -> None:
-        room = self.manager.get(message.get("room"))
+        room = self._lookup(conn, message.get("room"))
         self._enter(conn, room, None, None)
 
     def on_start(self, conn: Connection, message: dict[str, Any]) -> None:
@@ -225,6 +302,10 @@ class Server:
 
     def on_next_round(self, conn: Connection, message: dict[str, Any]) -> None:
         self._room(conn).next_round(conn.seat, message.get("version"))
+
+    def on_hand_to_bot(self, conn: Connection, message: dict[str, Any]) -> None:
+        room = self._host(conn)
+        room.hand_to_bot(conn.seat, message.get("seat"))
 
     def on_rematch(self, conn: Connection, message: dict[str, Any]) -> None:
         self._host(conn).rematch()
@@ -264,8 +345,41 @@ class Server:
                     await asyncio.wait_for(writer, 1.0)
 
 
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'; img-src 'self' data:; style-src 'self'; "
+    "connect-src 'self'"
+)
+"""No inline or foreign script (nor inline style) runs, even if markup were ever injected."""
+SECURITY_HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class SecurityHeaders:
+    """Adds the security headers to every HTTP response (pages, API, static files)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
 HANDLED = frozenset({"create", "join", "resume", "watch", "start", "add_bot", "remove", "move",
-                     "next_round", "rematch", "ping"})
+                     "next_round", "hand_to_bot", "rematch", "ping"})
 
 
 def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | None = None,
@@ -305,15 +419,26 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
         return JSONResponse({"ok": True, "rooms": len(manager.rooms),
                              "connections": len(server.connections)})
 
+    async def sweep() -> None:
+        while True:
+            await asyncio.sleep(manager.limits.sweep_seconds)
+            try:
+                manager.expire_lobbies()
+            except Exception as error:  # storage trouble: try again next time
+                log.warning("expiring lobbies failed: %s", error)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         manager.storage.start_checkpoints(every=0.25)
         manager.resume_all()
+        sweeper = asyncio.create_task(sweep())
         yield
+        sweeper.cancel()
         manager.close()
         manager.storage.close()
 
     app = Starlette(
+        middleware=[Middleware(SecurityHeaders)],
         routes=[
             Route("/", index),
             Route("/r/{code}", index),

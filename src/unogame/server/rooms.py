@@ -1,52 +1,50 @@
-"""Rooms: seats, the authoritative game, bots driven server-side, and the move log.
+"""Rooms: settings, seats and tokens, the lobby, storage of the room and its messages.
 
 All room logic runs on the server's event loop and is synchronous between awaits, so a
-move is checked, logged and broadcast before any other message is looked at. Every
-change of the game goes through :meth:`Room._commit`: the engine checks the move, the
-storage appends it, and only then do clients hear of it.
+move is checked, logged and broadcast before any other message is looked at. The game
+itself is a :class:`~unogame.table.Table` run by :class:`~.flow.RoomGame`: the table checks
+every move, the storage appends it, and only then do clients hear of it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import functools
 import hashlib
 import logging
-import random
 import secrets
 import time
-from collections import deque
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..bots.base import BOT_LEVELS, Bot, make_bot
-from ..engine import CUSTOM_RULES, Event, Game, IllegalMoveError, Move, NotationError, Rules
-from ..engine.errors import RulesError
+from ..bots.base import BOT_LEVELS
+from ..engine import CUSTOM_RULES, Event, Game, Rules
+from ..engine.errors import PositionError, RulesError
 from ..engine.events import event_kinds_json
 from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
 from ..engine.moves import SEAT_PURPOSE
+from ..table import MATCH_OVER as MATCH_OVER
+from ..table import PLAYING as PLAYING
+from ..table import ROUND_OVER as ROUND_OVER
+from ..table import SeatSpec, Table, TableError, TableSettings, fill_empty_seats
+from .flow import RoomGame
+from .flow import Timing as Timing
 from .hub import Hub
-from .storage import ROUND_BOUNDARY, Storage
+from .names import BadNameError, clean_name
+from .storage import Storage, StorageError
 
 log = logging.getLogger("unogame.server")
 
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH: Final = 5
-MAX_NAME: Final = 24
+CODE_LENGTH: Final = 8
+"""40 bits: at the lookup limit per address, guessing a live room's code takes years. Read
+out in two groups of four ("HK7P 3RXD"); spaces and dashes in a typed code are ignored."""
+SEED_BITS: Final = 128
 LOG_KEEP: Final = 300
 """Events kept for a (re)joining client's log."""
 
-THINKERS: Final = concurrent.futures.ThreadPoolExecutor(max_workers=2,
-                                                       thread_name_prefix="bot-think")
-"""Bots choose their turn moves here, not in the event loop: a searching bot (``hard``)
-thinks for 50-150 ms, which would hold up every other room."""
+GRACE_DEFAULT: Final = 20
+"""Seconds a player may be gone before a bot stands in for them (a room setting)."""
 
 LOBBY: Final = "lobby"
-PLAYING: Final = "playing"
-ROUND_OVER: Final = "round_over"
-MATCH_OVER: Final = "match_over"
 
 
 class RoomError(Exception):
@@ -58,16 +56,6 @@ class RoomError(Exception):
         self.message = message
 
 
-@dataclass
-class Timing:
-    """Delays of the server-side bots, in seconds (tests and benchmarks shorten them)."""
-
-    think: float = 0.9
-    """A bot's own turn."""
-    reaction_scale: float = 1.0
-    """Multiplies each bot's ``reaction_delay`` (off-turn UNO, catch, jump-in)."""
-
-
 def default_bot_level() -> str:
     return "medium" if "medium" in BOT_LEVELS else next(iter(BOT_LEVELS))
 
@@ -76,11 +64,16 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def clean_name(name: Any, fallback: str) -> str:
-    if not isinstance(name, str):
-        return fallback
-    name = " ".join(name.split())[:MAX_NAME]
-    return name or fallback
+def normal_code(code: str) -> str:
+    """A room code as typed or read out: case, spaces and dashes do not matter."""
+    return "".join(char for char in code.upper() if char not in " -")[:CODE_LENGTH * 2]
+
+
+def person_name(name: Any, fallback: str) -> str:
+    try:
+        return clean_name(name, fallback)
+    except BadNameError as error:
+        raise RoomError("bad_name", str(error)) from None
 
 
 @dataclass
@@ -103,7 +96,9 @@ class Seat:
 
 
 def parse_settings(data: dict[str, Any]) -> dict[str, Any]:
-    """Check a room's settings from a client: name, seats, rules, timer. Raises RoomError."""
+    """Check a room's settings from a client: name, seats, rules, turn timer, the grace
+    before a bot stands in for someone gone, and the level of the bots that fill the free
+    seats at the start (``fill``: ``None`` leaves them empty). Raises RoomError."""
     seats = data.get("seats", 4)
     if type(seats) is not int or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
         raise RoomError("bad_settings", f"seats must be from {MIN_PLAYERS} to {MAX_PLAYERS}")
@@ -112,11 +107,25 @@ def parse_settings(data: dict[str, Any]) -> dict[str, Any]:
         rules = Rules.from_dict(rules_data)
     except (RulesError, TypeError) as error:
         raise RoomError("bad_settings", f"rules: {error}") from None
+    try:  # the engine's own limits: every seat taken must still be dealt
+        Game.new(seats, rules, 0)
+    except (PositionError, RulesError) as error:
+        raise RoomError("bad_settings", str(error)) from None
     timer = data.get("timer", 0)
     if type(timer) is not int or not (timer == 0 or 5 <= timer <= 600):
         raise RoomError("bad_settings", "timer must be 0 (off) or 5 to 600 seconds")
-    return {"name": clean_name(data.get("name"), "UNO"), "capacity": seats,
-            "rules": rules.to_dict(), "timer": timer}
+    grace = data.get("grace", GRACE_DEFAULT)
+    if type(grace) is not int or not 5 <= grace <= 600:
+        raise RoomError("bad_settings", "grace must be 5 to 600 seconds")
+    fill = data.get("fill")
+    if fill is not None and (not isinstance(fill, str) or fill not in BOT_LEVELS):
+        raise RoomError("bad_settings", f"fill: null or a bot level from {list(BOT_LEVELS)}")
+    try:
+        name = clean_name(data.get("name"), "UNO", person=False)
+    except BadNameError as error:
+        raise RoomError("bad_name", f"room name: {error}") from None
+    return {"name": name, "capacity": seats,
+            "rules": rules.to_dict(), "timer": timer, "grace": grace, "fill": fill}
 
 
 class Room:
@@ -130,25 +139,19 @@ class Room:
         self.rules_dict: dict[str, Any] = settings["rules"]
         self.rules = Rules.from_dict(self.rules_dict)
         self.timer: int = settings["timer"]
+        self.grace: int = settings.get("grace", GRACE_DEFAULT)
+        self.fill: str | None = settings.get("fill")
         self.storage = storage
         self.hub = hub
         self.timing = timing
         self.seats: list[Seat] = []
         self.host = 0
-        self.status = LOBBY
         self.game_no = 0
         self.game_seed = 0
         self.version_base = 0
-        self.game: Game | None = None
-        self.log_length = 0
-        self.events: deque[Event] = deque(maxlen=LOG_KEEP)
-        self.results: list[dict[str, Any]] = []
-        self.bots: dict[int, Bot] = {}
-        self._stand_ins: dict[int, Bot] = {}
-        self._timers: list[asyncio.TimerHandle] = []
-        self._thinking: dict[int, list[Callable[[], None]]] = {}
-        """Bots (by id) choosing in a thread, with what they are told once they are done."""
-        self._closed = False
+        self.current: RoomGame | None = None
+        """The game being played (its table), from the first start on."""
+        self._last_status = LOBBY
         self.spectators = 0
         self.last_active = time.monotonic()
         self.deal: dict[str, Any] | None = None
@@ -162,10 +165,28 @@ class Room:
         """The position's version: it grows by one with every logged entry, across games."""
         return self.version_base + self.log_length
 
+    @property
+    def log_length(self) -> int:
+        """Entries in the current game's log (moves and round boundaries)."""
+        return self.current.table.version if self.current is not None else 0
+
+    @property
+    def table(self) -> Table | None:
+        return self.current.table if self.current is not None else None
+
+    @property
+    def game(self) -> Game | None:
+        return self.current.table.game if self.current is not None else None
+
+    @property
+    def status(self) -> str:
+        return self.current.table.status if self.current is not None else LOBBY
+
     def record(self) -> dict[str, Any]:
         return {
             "name": self.name, "capacity": self.capacity, "rules": self.rules_dict,
-            "timer": self.timer, "seats": [seat.to_dict() for seat in self.seats],
+            "timer": self.timer, "grace": self.grace, "fill": self.fill,
+            "seats": [seat.to_dict() for seat in self.seats],
             "host": self.host, "status": self.status, "game_no": self.game_no,
             "game_seed": self.game_seed, "version_base": self.version_base,
             "deal": self.deal,
@@ -174,6 +195,11 @@ class Room:
     def save(self) -> None:
         self.storage.save_room(self.code, self.record())
 
+    def _save_seats(self, seats: list[Seat]) -> None:
+        """Store the room with these seats; the caller changes ``self.seats`` after."""
+        self.storage.save_room(self.code, {**self.record(),
+                                           "seats": [seat.to_dict() for seat in seats]})
+
     @classmethod
     def restore(cls, code: str, data: dict[str, Any], storage: Storage, hub: Hub,
                 timing: Timing) -> Room:
@@ -181,20 +207,15 @@ class Room:
         room = cls(code, data, storage, hub, timing)
         room.seats = [Seat.from_dict(seat) for seat in data["seats"]]
         room.host = data["host"]
-        room.status = data["status"]
         room.game_no = data["game_no"]
         room.game_seed = data["game_seed"]
         room.version_base = data["version_base"]
         room.deal = data.get("deal")
         if room.game_no:
             room._new_game()
-            for seat, move in storage.load_moves(code, room.game_no):
-                if seat < 0 and move == ROUND_BOUNDARY:
-                    room._apply_next_round()
-                else:
-                    room._apply_move(seat, Move.parse(move))
-                room.log_length += 1
-            room._update_status()
+            assert room.current is not None
+            room.current.replay(storage.load_moves(code, room.game_no))
+        room._last_status = room.status
         return room
 
     # ------------------------------------------------------------ seats
@@ -215,9 +236,10 @@ class Room:
         if len(self.seats) >= self.capacity:
             raise RoomError("room_full", "every seat is taken")
         token = secrets.token_urlsafe(18)
-        self.seats.append(Seat(clean_name(name, f"Player {len(self.seats) + 1}"), "human",
-                               token_hash=hash_token(token)))
-        self.save()
+        seat = Seat(person_name(name, f"Player {len(self.seats) + 1}"), "human",
+                    token_hash=hash_token(token))
+        self._save_seats([*self.seats, seat])
+        self.seats.append(seat)
         self.publish_room()
         return len(self.seats) - 1, token
 
@@ -229,8 +251,9 @@ class Room:
         if len(self.seats) >= self.capacity:
             raise RoomError("room_full", "every seat is taken")
         number = sum(1 for seat in self.seats if seat.kind == "bot") + 1
-        self.seats.append(Seat(f"Bot {number}", "bot", level=level))
-        self.save()
+        seat = Seat(f"Bot {number}", "bot", level=level)
+        self._save_seats([*self.seats, seat])
+        self.seats.append(seat)
         self.publish_room()
 
     def remove_seat(self, index: Any) -> None:
@@ -241,23 +264,29 @@ class Room:
             raise RoomError("bad_seat", "the host cannot remove their own seat")
         removed = self.seats[index]
         if self.status == LOBBY:
+            host = self.host - 1 if self.host > index else self.host
+            self.storage.save_room(self.code, {
+                **self.record(), "host": host,
+                "seats": [seat.to_dict() for seat in self.seats if seat is not removed]})
             del self.seats[index]
-            if self.host > index:
-                self.host -= 1
+            self.host = host
             for client in self.hub.clients(self.code):
                 if client.seat == index:
                     client.seat = None
                 elif client.seat is not None and client.seat > index:
                     client.seat -= 1
         else:
+            as_bot = Seat(removed.name, "bot", level=default_bot_level())
+            self._save_seats([as_bot if seat is removed else seat for seat in self.seats])
             removed.kind = "bot"
-            removed.level = default_bot_level()
+            removed.level = as_bot.level
             removed.token_hash = None
-            self.bots[index] = self._make_bot(index, removed.level)
+            removed.connected = 0
+            assert self.current is not None
+            self.current.table.seat_to_bot(index, default_bot_level())
             for client in self.hub.clients(self.code):
                 if client.seat == index:
                     client.seat = None
-        self.save()
         self.publish_room()
         self.publish_state()
         self.schedule()
@@ -266,9 +295,12 @@ class Room:
         if seat is None:
             self.spectators += 1
         else:
-            self.seats[seat].connected += 1
-            self.seats[seat].gone_since = None
-            self._stand_ins.pop(seat, None)
+            info = self.seats[seat]
+            info.connected += 1
+            info.gone_since = None
+            table = self.table
+            if info.connected == 1 and table is not None and info.kind == "human":
+                table.set_present(seat, True)  # back: a bot standing in leaves
         self.publish_room()
         self.schedule()
 
@@ -280,340 +312,225 @@ class Room:
             info.connected = max(0, info.connected - 1)
             if not info.connected:
                 info.gone_since = time.monotonic()
+                if info.kind == "human":
+                    self._gone(seat)
         self.publish_room()
         self.schedule()
 
+    def _gone(self, seat: int) -> None:
+        """A person's last connection closed: the table starts their grace; a host who
+        leaves hands the role to the next connected person."""
+        table = self.table
+        if table is not None:
+            if self.current is not None:
+                self.current.sync()
+            table.set_present(seat, False)
+            host = table.host if table.host is not None else self.host
+        elif seat == self.host:  # the lobby: the next connected person hosts
+            count = len(self.seats)
+            following = [(seat + step) % count for step in range(1, count)]
+            host = next((index for index in following if self.seats[index].kind == "human"
+                         and self.seats[index].connected), self.host)
+        else:
+            return
+        if host != self.host:
+            self.host = host
+            try:
+                self.save()
+            except StorageError as error:  # the room goes on; a restart keeps the former host
+                log.warning("room %s: new host not saved: %s", self.code, error)
+
     # ------------------------------------------------------------ game flow
 
-    def _make_bot(self, seat: int, level: str | None) -> Bot:
-        bot = make_bot(level or default_bot_level(), seed=self.game_seed * 16 + seat)
-        if self.game is not None:
-            bot.new_round(seat, self.game.view(seat), self.game.rules)
-        return bot
-
     def _new_game(self) -> None:
+        """The game's table (seats, rules, seed, settings), from the stored room."""
+        settings = TableSettings(grace=float(self.grace),
+                                 turn_timer=float(self.timer) if self.timer else None,
+                                 next_round_countdown=self.timing.next_round,
+                                 stand_in_level=default_bot_level())
+        seats = [SeatSpec(seat.name, seat.level or default_bot_level()
+                          if seat.kind == "bot" else None) for seat in self.seats]
+        game = None
         if self.deal is not None:
-            self.game = Game.deal(len(self.seats), self.deal["dealer"], self.deal["deck"],
-                                  self.rules, self.game_seed)
-        else:
-            self.game = Game.new(len(self.seats), self.rules, self.game_seed)
-        self.log_length = 0
-        self.events.clear()
-        self.results = []
-        self._stand_ins.clear()
-        self.bots = {index: self._make_bot(index, seat.level)
-                     for index, seat in enumerate(self.seats) if seat.kind == "bot"}
+            game = Game.deal(len(self.seats), self.deal["dealer"], self.deal["deck"],
+                             self.rules, self.game_seed)
+        present = [index for index, seat in enumerate(self.seats) if seat.connected]
+        table = Table(seats, self.rules, self.game_seed, settings, game=game,
+                      present=present,
+                      host=self.host if self.seats[self.host].kind == "human" else None)
+        if self.current is not None:
+            self.current.close()
+        self.current = RoomGame(self.code, self.game_no, table, self.storage, self.timing,
+                                self._changed, self.publish_room, self.not_saved)
 
     def start(self) -> None:
         if self.status != LOBBY:
             raise RoomError("already_started", "the game has already started")
-        if len(self.seats) < MIN_PLAYERS:
+        seats = self.seats
+        if self.fill is not None:
+            filled = fill_empty_seats([SeatSpec(s.name, s.level if s.kind == "bot" else None)
+                                       for s in seats], self.capacity, self.fill)
+            seats = [*seats, *(Seat(spec.name, "bot", level=spec.bot)
+                               for spec in filled[len(seats):])]
+        if len(seats) < MIN_PLAYERS:
             raise RoomError("not_enough_players", "a game needs at least two players")
-        self._begin_game()
+        self._begin_game(seats)
 
     def rematch(self) -> None:
         if self.status != MATCH_OVER:
             raise RoomError("not_over", "the match is not over")
-        self._begin_game()
+        self._begin_game(self.seats)
 
-    def _begin_game(self) -> None:
+    def _begin_game(self, seats: list[Seat]) -> None:
+        seed = self.deal["seed"] if self.deal is not None else secrets.randbits(SEED_BITS)
+        self.storage.save_room(self.code, {  # stored first: a failed write changes nothing
+            **self.record(), "version_base": self.version + 1, "game_no": self.game_no + 1,
+            "game_seed": seed, "status": PLAYING,
+            "seats": [seat.to_dict() for seat in seats]})
         self.version_base = self.version + 1
         self.game_no += 1
-        self.game_seed = (self.deal["seed"] if self.deal is not None
-                          else secrets.randbelow(2**31))
+        self.game_seed = seed
+        self.seats = seats
         self._new_game()
-        self.status = PLAYING
-        self.save()
+        self._last_status = self.status
         self.publish_room()
         self.publish_state()
         self.schedule()
 
-    def _apply_move(self, seat: int, move: Move) -> list[Event]:
-        assert self.game is not None
-        events = self.game.push(seat, move)
-        self._after(events)
-        return events
-
-    def _apply_next_round(self) -> list[Event]:
-        assert self.game is not None
-        events = self.game.next_round()
-        self._after(events)
-        for index, bot in [*self.bots.items(), *self._stand_ins.items()]:
-            self._tell(bot, functools.partial(bot.new_round, index, self.game.view(index),
-                                              self.game.rules))
-        return events
-
-    def _tell(self, bot: Bot, call: Callable[[], None]) -> None:
-        """Call into a bot now, or once it has finished thinking in its thread."""
-        waiting = self._thinking.get(id(bot))
-        if waiting is None:
-            call()
-        else:
-            waiting.append(call)
-
-    def _after(self, events: list[Event]) -> None:
-        self.events.extend(events)
-        for event in events:
-            if event.type == "round_over":
-                self.results.append({"winner": event.public["winner"],
-                                     "points": event.public["points"],
-                                     "scores": event.public["scores"]})
-            for index, bot in [*self.bots.items(), *self._stand_ins.items()]:
-                self._tell(bot, functools.partial(bot.observe, event.for_seat(index)))
-
-    def _update_status(self) -> None:
-        game = self.game
-        if game is None:
-            self.status = LOBBY
-        elif game.game_winner is not None:
-            self.status = MATCH_OVER
-        elif game.winner is not None:
-            self.status = ROUND_OVER
-        else:
-            self.status = PLAYING
-
-    def _commit(self, seat: int, move: Move | None) -> list[Event]:
-        """Log a checked move (``None``: deal the next round), apply it, then tell everyone.
-
-        The log is written first: if the write fails nothing has changed, and no client
-        ever sees a move the server could lose.
-        """
-        assert self.game is not None
-        if move is None:
-            self.storage.append_move(self.code, self.game_no, self.log_length, -1,
-                                     ROUND_BOUNDARY)
-            self.log_length += 1
-            events = self._apply_next_round()
-        else:
-            self.storage.append_move(self.code, self.game_no, self.log_length, seat, move.text)
-            self.log_length += 1
-            events = self._apply_move(seat, move)
-        old_status = self.status
-        self._update_status()
-        if self.status != old_status:
-            self.save()
+    def _changed(self, events: list[Event]) -> None:
+        """A stored and applied change: tell everyone, then plan the next step."""
+        self.last_active = time.monotonic()
+        old = self._last_status
+        self._last_status = self.status
+        if self.status != old:
+            try:
+                self.save()
+            except StorageError as error:  # the move is logged; a restore derives the status
+                log.warning("room %s: status not saved: %s", self.code, error)
         self.publish_update(events)
-        if self.status != old_status:
+        if self.status != old:
             self.publish_room()
         self.schedule()
-        return events
+
+    def not_saved(self, error: Exception) -> None:
+        """A bot's or the timer's move could not be stored: nothing changed (the room tries
+        again shortly); everyone is told."""
+        log.warning("room %s: move not saved, retrying: %s", self.code, error)
+        self.hub.publish(self.code, lambda seat: {
+            "type": "error", "code": "not_saved", "message": "the game could not be saved"})
+
+    def _running(self) -> RoomGame:
+        if self.current is None or self.status == LOBBY:
+            raise RoomError("not_started", "the game has not started")
+        return self.current
+
+    def _check_version(self, version: Any) -> None:
+        if type(version) is not int or version != self.version:
+            raise RoomError("stale", f"the position has moved on (version {self.version})")
 
     def play(self, seat: int | None, text: Any, version: Any) -> None:
         """A client's move: its seat, the move text and the version it was made on."""
         if seat is None:
             raise RoomError("not_seated", "spectators cannot play")
-        if self.game is None or self.status == LOBBY:
-            raise RoomError("not_started", "the game has not started")
+        current = self._running()
         if not isinstance(text, str) or len(text) > 40:
             raise RoomError("bad_move", "a move is a short text in the notation")
-        if type(version) is not int or version != self.version:
-            raise RoomError("stale", f"the position has moved on (version {self.version})")
+        self._check_version(version)
         try:
-            move = Move.parse(text)
-            if move not in self.game.legal_moves(seat):
-                raise IllegalMoveError(self.game.explain_illegal(seat, move))
-        except (NotationError, IllegalMoveError) as error:
-            raise RoomError("illegal", str(error)) from None
-        self._commit(seat, move)
+            move = current.table.check(seat, text)
+        except TableError as error:
+            raise RoomError("illegal", error.message) from None
+        current.sync()
+        self._changed(current.store_and_play(seat, move))
 
     def next_round(self, seat: int | None, version: Any) -> None:
+        """A person pressed "next round": their scoreboard closes; the table deals once every
+        connected person has pressed it (or its countdown ran out)."""
         if seat is None:
             raise RoomError("not_seated", "spectators cannot deal")
+        current = self._running()
         if self.status != ROUND_OVER:
             raise RoomError("not_over", "the round is not over")
-        if type(version) is not int or version != self.version:
-            raise RoomError("stale", f"the position has moved on (version {self.version})")
-        self._commit(-1, None)
-
-    # ------------------------------------------------------------ bots and timers
-
-    def _cancel_timers(self) -> None:
-        for handle in self._timers:
-            handle.cancel()
-        self._timers.clear()
-
-    def _later(self, delay: float, callback: Any, *args: Any) -> None:
-        loop = asyncio.get_running_loop()
-        self._timers.append(loop.call_later(max(0.0, delay), self._guarded, callback, *args))
-
-    def _guarded(self, callback: Any, *args: Any) -> None:
+        self._check_version(version)
         try:
-            callback(*args)
-        except Exception:  # a bot's mistake must not stop the room
-            log.exception("room %s: bot step failed", self.code)
+            current.table.press_next(seat)
+        except TableError as error:
+            raise RoomError(error.code, error.message) from None
+        self.publish_state()
+        self.schedule()
 
-    def _driver(self, seat: int) -> Bot | None:
-        """Who plays ``seat`` now without its player: its bot, or a stand-in for one gone."""
-        info = self.seats[seat]
-        if info.kind == "bot":
-            return self.bots.get(seat)
-        if self.timer and info.gone_since is not None \
-                and time.monotonic() - info.gone_since >= self.timer:
-            return self._stand_in(seat)
-        return None
-
-    def _stand_in(self, seat: int) -> Bot:
-        bot = self._stand_ins.get(seat)
-        if bot is None:
-            bot = self._stand_ins[seat] = self._make_bot(seat, default_bot_level())
-            self.publish_room()  # everyone sees that a bot now plays this seat
-        return bot
+    def hand_to_bot(self, by: int | None, seat: Any) -> None:
+        """The host hands a disconnected person's seat to a bot until they come back."""
+        current = self._running()
+        if type(seat) is not int or not 0 <= seat < len(self.seats):
+            raise RoomError("bad_seat", "no such seat")
+        current.sync()
+        try:
+            current.table.hand_to_bot(by, seat)
+        except TableError as error:
+            raise RoomError(error.code, error.message) from None
+        self.publish_room()
+        self.schedule()
 
     def schedule(self) -> None:
-        """Plan the bots' next moves (and the turn timer) for the current version."""
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self._cancel_timers()
-        game = self.game
-        if game is None:
-            return
-        version = self.version
-        if self.status == ROUND_OVER:
-            if self.timer:  # nobody waits for a player who is gone
-                self._later(max(5.0, float(self.timer)), self._auto_next_round, version)
-            return
-        if self.status != PLAYING:
-            return
-        turn = game.turn
-        if self._driver(turn) is not None:
-            self._later(self.timing.think, self._bot_turn, version)
-        elif self.timer:
-            info = self.seats[turn]
-            wait = float(self.timer)
-            if info.gone_since is not None:
-                wait = max(0.0, self.timer - (time.monotonic() - info.gone_since))
-            self._later(wait, self._timeout, version)
-        reactions = [bot.reaction_delay for index, bot in self._off_turn_drivers()]
-        if reactions:
-            self._later(min(reactions) * self.timing.reaction_scale, self._bot_react, version)
-
-    def _off_turn_drivers(self) -> Iterable[tuple[int, Bot]]:
-        game = self.game
-        assert game is not None
-        for index in range(len(self.seats)):
-            if index != game.turn:
-                bot = self._driver(index)
-                if bot is not None and game.legal_moves(index):
-                    yield index, bot
-
-    def _choose(self, seat: int, bot: Bot) -> Move | None:
-        game = self.game
-        assert game is not None
-        legal = game.legal_moves(seat)
-        if not legal:
-            return None
-        move = bot.choose(game.view(seat), legal)
-        if move is not None and move not in legal:
-            log.warning("room %s: bot at seat %d chose illegal %s", self.code, seat, move)
-            move = None
-        if move is None and seat == game.turn:
-            turn_moves = [m for m in legal if m.text not in ("uno",) and
-                          not m.text.startswith("catch")]
-            move = random.choice(turn_moves or legal)
-        return move
-
-    def _bot_turn(self, version: int) -> None:
-        """The bot to act chooses in a worker thread from a copy of its view."""
-        if version != self.version or self.game is None or self.status != PLAYING:
-            return
-        seat = self.game.turn
-        bot = self._driver(seat)
-        if bot is None or id(bot) in self._thinking:
-            return
-        legal = self.game.legal_moves(seat)
-        if not legal:
-            return
-        self._thinking[id(bot)] = []
-        future = asyncio.get_running_loop().run_in_executor(
-            THINKERS, bot.choose, self.game.view(seat), legal)
-        future.add_done_callback(functools.partial(self._bot_chose, seat, bot, version, legal))
-
-    def _bot_chose(self, seat: int, bot: Bot, version: int, legal: list[Move],
-                   future: asyncio.Future[Move | None]) -> None:
-        for call in self._thinking.pop(id(bot), []):
-            call()
-        if self._closed:
-            return
-        try:
-            move = future.result()
-        except Exception:
-            log.exception("room %s: bot at seat %d failed", self.code, seat)
-            move = None
-        game = self.game
-        if version != self.version or game is None or self.status != PLAYING \
-                or game.turn != seat or self._driver(seat) is not bot:
-            self.schedule()  # the game moved on while it thought: plan again
-            return
-        if move is None or move not in legal:
-            if move is not None:
-                log.warning("room %s: bot at seat %d chose illegal %s", self.code, seat, move)
-            turn_moves = [m for m in legal if m.text != "uno" and not m.text.startswith("catch")]
-            move = random.choice(turn_moves or legal)
-        self._commit(seat, move)
-
-    def _timeout(self, version: int) -> None:
-        """The turn timer ran out: a stand-in bot makes this one move."""
-        if version != self.version or self.game is None or self.status != PLAYING:
-            return
-        seat = self.game.turn
-        move = self._choose(seat, self._stand_in(seat))
-        if move is not None:
-            self._commit(seat, move)
-
-    def _bot_react(self, version: int) -> None:
-        if version != self.version or self.game is None or self.status != PLAYING:
-            return
-        for seat, bot in list(self._off_turn_drivers()):
-            legal = self.game.legal_moves(seat)
-            move = bot.choose(self.game.view(seat), legal)
-            if move is not None and move in legal:
-                self._commit(seat, move)
-                return
-
-    def _auto_next_round(self, version: int) -> None:
-        if version == self.version and self.status == ROUND_OVER:
-            self._commit(-1, None)
+        """Plan the game's next step (bots, stand-ins, timers, the next round). A room whose
+        people are all gone waits for one of them: its bots do not play on for nobody."""
+        current = self.current
+        if current is not None:
+            people = [seat for seat in self.seats if seat.kind == "human"]
+            current.paused = bool(people) and not any(seat.connected for seat in people)
+            current.schedule()
 
     def close(self) -> None:
-        self._closed = True
-        self._cancel_timers()
+        if self.current is not None:
+            self.current.close()
 
     # ------------------------------------------------------------ messages
 
     def room_message(self, seat: int | None) -> dict[str, Any]:
+        table = self.table
+        infos = table.seats() if table is not None else None
         return {
             "type": "room", "room": self.code, "name": self.name, "capacity": self.capacity,
-            "rules": self.rules_dict, "timer": self.timer, "status": self.status,
+            "rules": self.rules_dict, "timer": self.timer, "grace": self.grace,
+            "fill": self.fill, "status": self.status,
             "host": self.host, "you": seat, "spectators": self.spectators,
             "game_no": self.game_no,
             "seats": [{"name": info.name, "kind": info.kind, "level": info.level,
                        "connected": info.kind == "bot" or info.connected > 0,
-                       "away": info.kind == "human" and self.timer > 0 and
-                       info.gone_since is not None and
-                       time.monotonic() - info.gone_since >= self.timer}
-                      for info in self.seats],
+                       "away": infos is not None and index < len(infos)
+                       and infos[index].stand_in,
+                       "handed": infos is not None and index < len(infos)
+                       and infos[index].handed}
+                      for index, info in enumerate(self.seats)],
         }
 
     def _game_part(self, seat: int | None) -> dict[str, Any]:
-        game = self.game
-        assert game is not None
-        playing = seat is not None and seat < game.players
+        current = self.current
+        assert current is not None
+        current.sync()
+        table = current.table
+        playing = seat is not None and seat < table.players
         return {
             "version": self.version, "status": self.status,
-            "view": game.view(seat if playing else None),
-            "legal": [move.text for move in game.legal_moves(seat)] if playing else [],
-            "results": self.results,
+            "view": table.view(seat if playing else None),
+            "legal": [move.text for move in table.legal_moves(seat)] if playing else [],
+            "results": table.results, "round": table.round,
+            "ready": sorted(table.ready),
+            "timer_left": _seconds(table.turn_remaining()),
+            "next_round_left": _seconds(table.next_round_remaining()),
         }
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
-        """Everything a (re)joining client needs: its view, legal moves, log, scoreboard."""
-        if self.game is None:
+        """Everything a (re)joining client needs: its view, legal moves, log, scoreboard,
+        and the time left on the turn timer and the scoreboard's countdown."""
+        table = self.table
+        if table is None:
             return {"type": "state", "version": self.version, "status": self.status,
-                    "view": None, "legal": [], "results": [], "log": []}
+                    "view": None, "legal": [], "results": [], "log": [], "round": 0,
+                    "ready": [], "timer_left": None, "next_round_left": None}
         return {"type": "state", **self._game_part(seat),
-                "log": [event.for_seat(seat) for event in self.events]}
+                "log": table.feed(seat, table.event_count - LOG_KEEP)}
 
     def publish_room(self) -> None:
         self.last_active = time.monotonic()
@@ -631,6 +548,10 @@ class Room:
         self.hub.publish(self.code, message_for)
 
 
+def _seconds(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
+
+
 @dataclass
 class Limits:
     max_rooms: int = 1000
@@ -638,9 +559,23 @@ class Limits:
     messages_per_second: float = 20.0
     message_burst: int = 40
     max_clients_per_room: int = 60
+    """Spectators and players together; a seat's owner always gets in."""
+    max_spectators_per_room: int = 40
+    max_connections_per_seat: int = 4
+    """One person's tabs and devices on a seat; the oldest makes way for a new one."""
+    max_seats_per_connection: int = 5
+    """Rooms one connection creates or joins (it holds one seat per room)."""
+    rooms_per_address: tuple[int, float] = (10, 2.0)
+    """Rooms created per client address: a burst, then so many a minute."""
+    lookups_per_address: tuple[int, float] = (30, 30.0)
+    """Room codes looked up (join, watch, resume) per address: a burst, then per minute."""
     idle_room_seconds: float = 6 * 3600.0
     """A room nobody is connected to and nothing happened in for this long may be dropped
     when the server is at ``max_rooms``."""
+    lobby_expiry_seconds: float = 300.0
+    """A lobby that never started and has nobody in it is forgotten after this long."""
+    sweep_seconds: float = 30.0
+    """How often expired lobbies are looked for."""
 
 
 @dataclass
@@ -652,13 +587,21 @@ class RoomManager:
     timing: Timing = field(default_factory=Timing)
     limits: Limits = field(default_factory=Limits)
     rooms: dict[str, Room] = field(default_factory=dict)
+    unrestored: dict[str, str] = field(default_factory=dict)
+    """Rooms in storage that could not be restored, with why (their data is kept aside)."""
 
     def load(self) -> None:
-        for code, data in self.storage.load_rooms().items():
+        """Restore every room that can be; the others are reported and kept aside."""
+        unreadable: dict[str, str] = {}
+        for code, data in self.storage.load_rooms(unreadable).items():
             try:
                 self.rooms[code] = Room.restore(code, data, self.storage, self.hub, self.timing)
-            except Exception:
-                log.exception("room %s could not be restored", code)
+            except Exception as error:  # a damaged or tampered record: the others still load
+                unreadable[code] = f"{type(error).__name__}: {error}"[:300]
+        for code, reason in sorted(unreadable.items()):
+            log.warning("room %s could not be restored (kept aside): %s", code, reason)
+            self.storage.set_aside(code, reason)
+        self.unrestored.update(unreadable)
 
     def resume_all(self) -> None:
         """Start the bots of every restored room (needs the running loop)."""
@@ -676,22 +619,52 @@ class RoomManager:
             self.storage.delete_room(code)
         return len(idle)
 
-    def create(self, settings: dict[str, Any]) -> Room:
+    def expire_lobbies(self) -> int:
+        """Forget lobbies that never started and nobody has been in for a few minutes."""
+        now = time.monotonic()
+        stale = [code for code, room in self.rooms.items()
+                 if room.status == LOBBY and room.game_no == 0 and not self.hub.clients(code)
+                 and now - room.last_active >= self.limits.lobby_expiry_seconds]
+        for code in stale:
+            self.storage.delete_room(code)
+            self.rooms.pop(code).close()
+        return len(stale)
+
+    def create(self, settings: Any, host_name: Any, bots: Any) -> tuple[Room, int, str]:
+        """A new room with its host in seat 0 and its bots; returns the room, seat, token.
+
+        Checked completely and stored before it exists: a refused or unstorable room
+        leaves nothing behind.
+        """
+        if not isinstance(settings, dict):
+            raise RoomError("bad_settings", "settings must be an object")
+        if not isinstance(bots, list) or not all(isinstance(level, str) and level in BOT_LEVELS
+                                                 for level in bots):
+            raise RoomError("bad_level", f"bots: a list of levels from {list(BOT_LEVELS)}")
+        checked = parse_settings(settings)
+        if len(bots) + 1 > checked["capacity"]:
+            raise RoomError("bad_settings", "more bots than free seats")
+        name = person_name(host_name, "Player 1")
         if len(self.rooms) >= self.limits.max_rooms:
+            self.expire_lobbies()
             self.evict_idle()
         if len(self.rooms) >= self.limits.max_rooms:
             raise RoomError("too_many_rooms", "this server has no room for another room")
-        checked = parse_settings(settings)
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.rooms:
+            if code not in self.rooms and code not in self.unrestored:
                 break
         room = Room(code, checked, self.storage, self.hub, self.timing)
+        token = secrets.token_urlsafe(18)
+        room.seats = [Seat(name, "human", token_hash=hash_token(token))]
+        room.seats += [Seat(f"Bot {number}", "bot", level=level)
+                       for number, level in enumerate(bots, 1)]
+        room.save()
         self.rooms[code] = room
-        return room
+        return room, 0, token
 
     def get(self, code: Any) -> Room:
-        room = self.rooms.get(code.strip().upper()) if isinstance(code, str) else None
+        room = self.rooms.get(normal_code(code)) if isinstance(code, str) else None
         if room is None:
             raise RoomError("no_room", "no room with this code")
         return room

@@ -22,11 +22,29 @@ import os
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 ROUND_BOUNDARY = "next_round"
 """The log entry (seat -1) that marks the deal of the next round."""
+
+BUSY_MS = 20
+"""How long a write waits for a lock held elsewhere before it fails (and is retried or
+refused): writes run in the server's event loop, which must never wait long."""
+
+
+class StorageError(Exception):
+    """A write (or read) that did not happen: locked, full disk, I/O error. Nothing of it
+    was stored, so the change it was for must not happen either."""
+
+
+@contextlib.contextmanager
+def _failures() -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.Error as error:
+        raise StorageError(f"{type(error).__name__}: {error}") from error
 
 
 class Storage(ABC):
@@ -42,8 +60,14 @@ class Storage(ABC):
         """Forget a room and its logs."""
 
     @abstractmethod
-    def load_rooms(self) -> dict[str, dict[str, Any]]:
-        """Every stored room by code."""
+    def load_rooms(self, unreadable: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
+        """Every stored room by code; rooms that cannot be read go into ``unreadable``
+        (code: why) instead of stopping the others."""
+
+    @abstractmethod
+    def set_aside(self, code: str, reason: str) -> None:
+        """Move a room that cannot be restored, and its logs, out of the way: kept, never
+        deleted, for someone to look at; its code is not used again while it is there."""
 
     @abstractmethod
     def append_move(self, code: str, game_no: int, index: int, seat: int, move: str) -> None:
@@ -69,7 +93,8 @@ class SqliteStorage(Storage):
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.path = str(path)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                   timeout=BUSY_MS / 1000)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         # Checkpoints (which wait for the disk) run in a background thread, never in the
@@ -91,31 +116,83 @@ class SqliteStorage(Storage):
                 move TEXT NOT NULL,
                 PRIMARY KEY (room, game_no, idx)
             ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS rooms_aside (
+                code TEXT NOT NULL,
+                data TEXT,
+                reason TEXT NOT NULL,
+                at TEXT NOT NULL DEFAULT (datetime('now'))
+            );
+            CREATE TABLE IF NOT EXISTS moves_aside (
+                room TEXT NOT NULL,
+                game_no INTEGER NOT NULL,
+                idx INTEGER NOT NULL,
+                seat INTEGER NOT NULL,
+                move TEXT NOT NULL
+            );
             """
         )
 
     def save_room(self, code: str, data: dict[str, Any]) -> None:
-        self._db.execute(
-            "INSERT INTO rooms (code, data) VALUES (?, ?) "
-            "ON CONFLICT(code) DO UPDATE SET data = excluded.data",
-            (code, json.dumps(data, ensure_ascii=False)),
-        )
+        with _failures():
+            self._db.execute(
+                "INSERT INTO rooms (code, data) VALUES (?, ?) "
+                "ON CONFLICT(code) DO UPDATE SET data = excluded.data",
+                (code, json.dumps(data, ensure_ascii=False)),
+            )
 
     def delete_room(self, code: str) -> None:
-        self._db.execute("BEGIN")
-        self._db.execute("DELETE FROM rooms WHERE code = ?", (code,))
-        self._db.execute("DELETE FROM moves WHERE room = ?", (code,))
-        self._db.execute("COMMIT")
+        with _failures():
+            self._db.execute("BEGIN")
+            try:
+                self._db.execute("DELETE FROM rooms WHERE code = ?", (code,))
+                self._db.execute("DELETE FROM moves WHERE room = ?", (code,))
+                self._db.execute("COMMIT")
+            except sqlite3.Error:
+                self._db.execute("ROLLBACK")
+                raise
 
-    def load_rooms(self) -> dict[str, dict[str, Any]]:
-        rows = self._db.execute("SELECT code, data FROM rooms ORDER BY code").fetchall()
-        return {code: json.loads(data) for code, data in rows}
+    def load_rooms(self, unreadable: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
+        broken = unreadable if unreadable is not None else {}
+        try:
+            codes = [code for (code,) in self._db.execute("SELECT code FROM rooms ORDER BY code")]
+        except sqlite3.DatabaseError:  # a damaged index: walk the table itself
+            codes = [code for (code,) in self._db.execute("SELECT code FROM rooms NOT INDEXED")]
+        rooms: dict[str, dict[str, Any]] = {}
+        for code in codes:
+            try:
+                row = self._db.execute("SELECT data FROM rooms WHERE code = ?", (code,))
+                data = json.loads(row.fetchone()[0])
+                if not isinstance(data, dict):
+                    raise ValueError("the record is not a JSON object")
+            except (sqlite3.DatabaseError, ValueError, TypeError, RecursionError) as error:
+                broken[str(code)] = f"{type(error).__name__}: {error}"
+                continue
+            rooms[str(code)] = data
+        return rooms
+
+    def set_aside(self, code: str, reason: str) -> None:
+        try:
+            self._db.execute("BEGIN")
+            self._db.execute("INSERT INTO rooms_aside (code, data, reason) "
+                             "SELECT code, data, ? FROM rooms WHERE code = ?", (reason, code))
+            self._db.execute("INSERT INTO moves_aside SELECT room, game_no, idx, seat, move "
+                             "FROM moves WHERE room = ?", (code,))
+            self._db.execute("DELETE FROM moves WHERE room = ?", (code,))
+            self._db.execute("DELETE FROM rooms WHERE code = ?", (code,))
+            self._db.execute("COMMIT")
+        except sqlite3.DatabaseError:  # unreadable: leave it where it is, note the code
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("INSERT INTO rooms_aside (code, data, reason) VALUES (?, NULL, ?)",
+                                 (code, reason + " (left in place: unreadable)"))
 
     def append_move(self, code: str, game_no: int, index: int, seat: int, move: str) -> None:
-        self._db.execute(
-            "INSERT INTO moves (room, game_no, idx, seat, move) VALUES (?, ?, ?, ?, ?)",
-            (code, game_no, index, seat, move),
-        )
+        with _failures():
+            self._db.execute(
+                "INSERT INTO moves (room, game_no, idx, seat, move) VALUES (?, ?, ?, ?, ?)",
+                (code, game_no, index, seat, move),
+            )
 
     def load_moves(self, code: str, game_no: int) -> list[tuple[int, str]]:
         rows = self._db.execute(

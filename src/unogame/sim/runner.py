@@ -1,8 +1,10 @@
 """Playing rounds between bots, one process per core, with the same results for a seed.
 
 A *game* in the simulator's win rates is one round (the first seat to empty its hand wins).
-Round ``i`` is dealt with ``Game.new`` from a seed derived from the run's seed and ``i``,
-and the bots are seated rotated by ``i`` so that no bot keeps the first seat.
+Round ``i`` is played on a :class:`~unogame.table.Table` seeded from the run's seed and
+``i`` (the deal, the bots' seeds and the reaction order all come from it), with the bots
+seated rotated by ``i`` so that no bot keeps the first seat. The same table seed and bot
+levels give the same round in ``uno play`` and ``uno serve``.
 
 >>> config = SimConfig(players=2, bots=("medium", "random"), games=4, seed=1)
 >>> results = run_rounds(config, workers=1)
@@ -20,13 +22,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot, make_bot
-from ..engine import Event, Game, Rules
+from ..bots import Bot
+from ..engine import Game, Rules
 from ..engine.moves import TURN_KINDS
+from ..table import PLAYING, DecisionRequest, SeatSpec, Table
 
 
 class BotError(RuntimeError):
-    """A bot returned a move that is not legal (or nothing on its turn)."""
+    """A bot failed, answered an illegal move (or nothing on its turn), or a round would not end."""
 
 
 @dataclass(frozen=True)
@@ -78,73 +81,52 @@ class RoundResult:
         return (self.winner - self.first) * self.direction % players
 
 
-def _broadcast(events: Sequence[Event], bots: Sequence[Bot]) -> None:
-    for event in events:
-        for seat, bot in enumerate(bots):
-            bot.observe(event.for_seat(seat))
-
-
-def play_round(game: Game, bots: Sequence[Bot], rng: random.Random,
-               max_decisions: int = 50_000,
+def play_table(table: Table, max_decisions: int = 50_000,
                timings: dict[int, list[float]] | None = None) -> int:
-    """Play the current round of ``game`` to its end; returns the turn moves made.
+    """Drive ``table``'s bots until the round is over; returns the turn moves made.
 
-    Before each turn, the seats not to act may react (say UNO, catch, jump in) in the
-    order of their bots' ``reaction_delay`` plus a random jitter of up to a second, as
-    people would. Every move goes through :meth:`Game.push`, so an illegal move raises.
-    ``timings``, if given, collects by seat the seconds of each on-turn choice with more
-    than one legal move.
+    The table decides who is asked what, in which order (off-turn reactions first, in
+    :func:`~unogame.table.reaction_order` with the bots' ``reaction_delay`` and a jitter from
+    the table's seed): the simulator only runs each request at once, so a round here is the
+    round any front end plays with the same seed and bots. A bot's bad answer follows the
+    table's policy (logged, replaced by a legal turn move); the simulator then raises
+    :class:`BotError`, since such a round says nothing about the bot. ``timings``, if given,
+    collects by seat the seconds of each on-turn choice with more than one legal move.
     """
-    for seat, bot in enumerate(bots):
-        bot.new_round(seat, game.view(seat), game.rules)
     turns = 0
     decisions = 0
-    while game.winner is None:
+    while table.status == PLAYING:
+        step = table.next_step()
+        if not isinstance(step, DecisionRequest):
+            raise BotError(f"the table waits for a person at seat {table.game.turn}")
         decisions += 1
         if decisions > max_decisions:
             raise BotError(f"the round did not end within {max_decisions} decisions")
-        if _react(game, bots, rng):
-            continue
-        seat = game.turn
-        legal = game.legal_moves(seat)
-        bot = bots[seat]
-        if timings is not None and len(legal) > 1:
+        if timings is not None and step.on_turn and len(step.legal) > 1:
             start = time.perf_counter()
-            move = bot.choose(game.view(seat), legal)
-            timings.setdefault(seat, []).append(time.perf_counter() - start)
+            move, error = step.decide()
+            timings.setdefault(step.seat, []).append(time.perf_counter() - start)
         else:
-            move = bot.choose(game.view(seat), legal)
-        if move is None or move not in legal:
-            raise BotError(f"{bot.level} bot at seat {seat} chose {move!r}, not a legal move "
-                           f"(legal: {[str(m) for m in legal]})")
-        _broadcast(game.push(seat, move), bots)
-        if move.kind in TURN_KINDS:
-            turns += 1
+            move, error = step.decide()
+        play = table.resolve(step, move, error)
+        if table.bot_failures:
+            failure = table.bot_failures[0]
+            raise BotError(f"{failure.level} bot at seat {failure.seat}: {failure.reason} "
+                           f"(legal: {[str(m) for m in step.legal]})")
+        if play is not None:
+            table.apply(play)
+            if play.move.kind in TURN_KINDS:
+                turns += 1
     return turns
 
 
-def _react(game: Game, bots: Sequence[Bot], rng: random.Random) -> bool:
-    """Off-turn moves; True if a jump-in (a turn move) was made."""
-    turn = game.turn
-    waiting = [seat for seat in range(game.players)
-               if seat != turn and game.legal_moves(seat)]
-    if not waiting:
-        return False
-    waiting.sort(key=lambda seat: bots[seat].reaction_delay + rng.random())
-    for seat in waiting:
-        legal = game.legal_moves(seat)
-        if not legal or game.winner is not None:
-            continue
-        move = bots[seat].choose(game.view(seat), legal)
-        if move is None:
-            continue
-        if move not in legal:
-            raise BotError(f"{bots[seat].level} bot at seat {seat} chose {move!r} off turn, "
-                           f"not a legal move (legal: {[str(m) for m in legal]})")
-        _broadcast(game.push(seat, move), bots)
-        if move.kind in TURN_KINDS:
-            return True
-    return False
+def play_round(game: Game, bots: Sequence[Bot], max_decisions: int = 50_000,
+               timings: dict[int, list[float]] | None = None) -> int:
+    """Play the current round of ``game`` between ``bots`` (one per seat) on a table seeded
+    with the game's seed; returns the turn moves made (see :func:`play_table`)."""
+    seats = [SeatSpec(f"{bot.level} {seat}", bot.level) for seat, bot in enumerate(bots)]
+    table = Table(seats, seed=game.seed, game=game, bots=dict(enumerate(bots)))
+    return play_table(table, max_decisions, timings)
 
 
 def round_seed(seed: int, index: int) -> int:
@@ -157,12 +139,12 @@ def play_one(config: SimConfig, index: int, timed: bool = False) -> RoundResult:
     players = config.players
     seed = round_seed(config.seed, index)
     seats = tuple((seat + index) % players for seat in range(players))
-    bots = [make_bot(config.bots[slot], seed=seed + 7919 * seat)
-            for seat, slot in enumerate(seats)]
-    game = Game.new(players, config.rules, seed)
+    table = Table([SeatSpec(f"{config.bots[slot]} {slot}", config.bots[slot]) for slot in seats],
+                  config.rules, seed)
+    game = table.game
     first, direction = game.turn, game.direction
     timings: dict[int, list[float]] | None = {} if timed else None
-    turns = play_round(game, bots, random.Random(seed), config.max_decisions, timings)
+    turns = play_table(table, config.max_decisions, timings)
     assert game.winner is not None
     by_slot = {seats[seat]: values for seat, values in (timings or {}).items()}
     return RoundResult(index, seed, seats, first, direction, game.winner,

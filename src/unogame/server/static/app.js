@@ -2,9 +2,10 @@
 // The server is authoritative: this page shows the view it receives and sends moves in
 // the project's notation together with the version of the position they were made on.
 
-import { PATTERN_DEFS, backSVG, cardSVG, colorBadge, splitCode } from "./cards.js";
+import { PATTERN_DEFS, backSVG as backMarkup, cardSVG as cardMarkup, colorBadge as badgeMarkup, splitCode } from "./cards.js";
 
 const COLORS = ["R", "Y", "G", "B"];
+const BOT_MARK = "🤖 ";
 const app = document.getElementById("app");
 const live = document.getElementById("live");
 document.body.insertAdjacentHTML("afterbegin", PATTERN_DEFS);
@@ -50,6 +51,33 @@ function t(key, fields = {}) {
 function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
+
+// Every page is built from html`...` templates: a value put into one is escaped unless it
+// is markup made by another html`...` template (or raw(), for this project's own card
+// drawings). Text from a person (a name) can therefore never become markup.
+class Html {
+  constructor(text) { this.text = text; }
+}
+
+function raw(markup) { return new Html(String(markup)); }
+
+function piece(value) {
+  if (value instanceof Html) return value.text;
+  if (Array.isArray(value)) return value.map(piece).join("");
+  if (value === null || value === undefined || value === false) return "";
+  return esc(value);
+}
+
+function html(strings, ...values) {
+  let out = strings[0];
+  values.forEach((value, i) => { out += piece(value) + strings[i + 1]; });
+  return new Html(out);
+}
+
+// The card drawings are this project's own SVG (from card codes, never from a person).
+const cardSVG = (code) => raw(cardMarkup(code));
+const backSVG = () => raw(backMarkup());
+const colorBadge = (color, size) => raw(badgeMarkup(color, size));
 
 function cardName(code) {
   const { color, rank } = splitCode(code);
@@ -140,6 +168,7 @@ function onMessage(message) {
       break;
     case "state":
       S.game = message;
+      setCountdowns(message);
       S.log = message.log.slice();
       S.roundOver = [...S.log].reverse().find((e) => e.type === "round_over") ?? null;
       S.dialog = null;
@@ -147,6 +176,7 @@ function onMessage(message) {
       break;
     case "update":
       S.game = message;
+      setCountdowns(message);
       for (const event of message.events) onEvent(event);
       S.log.push(...message.events);
       if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
@@ -165,6 +195,25 @@ function onMessage(message) {
   }
   render();
 }
+
+// The turn timer and the scoreboard's countdown: the server says how many seconds are
+// left; the page counts down from when it heard so, redrawing only the numbers.
+function setCountdowns(message) {
+  const now = Date.now();
+  S.timerEnd = message.timer_left == null ? null : now + message.timer_left * 1000;
+  S.nextRoundEnd = message.next_round_left == null ? null : now + message.next_round_left * 1000;
+}
+
+function secondsLeft(end) {
+  return end == null ? null : Math.max(0, Math.ceil((end - Date.now()) / 1000));
+}
+
+setInterval(() => {
+  for (const element of app.querySelectorAll("[data-countdown]")) {
+    const left = secondsLeft(element.dataset.countdown === "turn" ? S.timerEnd : S.nextRoundEnd);
+    if (left !== null) element.textContent = t(element.dataset.key, { seconds: left });
+  }
+}, 500);
 
 function onEvent(event) {
   if (event.type === "round_over") S.roundOver = event;
@@ -222,9 +271,21 @@ function toast(text) {
 
 // ---------------------------------------------------------------- helpers
 
+// A bot is known by its seat's kind (from the server), never by its name: a bot's name
+// carries the bot mark, and the server refuses people's names that read as a bot's.
 function displayName(info) {
-  const bot = info.kind === "bot" && /^Bot ([0-9]+)$/.exec(info.name);
-  return bot ? t("web.bot_n", { number: bot[1] }) : info.name;
+  if (info.kind !== "bot") return info.name;
+  const numbered = /^Bot ([0-9]+)$/.exec(info.name);
+  return BOT_MARK + (numbered ? t("web.bot_n", { number: numbered[1] }) : info.name);
+}
+
+// A room code read out in two groups of four; typed with or without the space.
+function spacedCode(code) {
+  return code.length === 8 ? `${code.slice(0, 4)} ${code.slice(4)}` : code;
+}
+
+function typedCode(text) {
+  return text.toUpperCase().replace(/[\s-]/g, "");
 }
 
 function seatName(seat) {
@@ -262,7 +323,7 @@ function icon(name) {
     cw: "M12 4a8 8 0 1 1-7.5 5.2M4 4v5h5",
     ccw: "M12 4a8 8 0 1 0 7.5 5.2M20 4v5h-5",
   };
-  return `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="${paths[name]}"
+  return html`<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="${paths[name]}"
     fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
 }
 
@@ -270,17 +331,17 @@ function icon(name) {
 
 function render() {
   const focused = document.activeElement?.dataset?.focus;
-  let html = topBar();
-  if (!S.code || (!S.roomInfo && !S.game)) html += S.code ? joinScreen() : homeScreen();
-  else if (S.roomInfo?.status === "lobby" || !S.game?.view) html += lobbyScreen();
-  else html += gameScreen();
-  if (S.showRules) html += rulesDialog();
+  const page = [topBar()];
+  if (!S.code || (!S.roomInfo && !S.game)) page.push(S.code ? joinScreen() : homeScreen());
+  else if (S.roomInfo?.status === "lobby" || !S.game?.view) page.push(lobbyScreen());
+  else page.push(gameScreen());
+  if (S.showRules) page.push(rulesDialog());
   // Keep the reader's place in scrolled panels: the page re-renders on every move.
   const scrolled = [".rules", ".round-dialog", ".log", ".hand", ".table-scroll"].map((selector) => {
     const element = app.querySelector(selector);
     return [selector, element ? element.scrollTop : 0, element ? element.scrollLeft : 0];
   });
-  app.innerHTML = html;
+  app.innerHTML = piece(page);
   restoreForm();
   for (const [selector, top, left] of scrolled) {
     const element = app.querySelector(selector);
@@ -293,10 +354,10 @@ function render() {
 
 function topBar() {
   const other = S.lang === "th" ? "en" : "th";
-  const connection = S.code && !S.wsOpen ? `<span class="offline" role="status">${t("web.reconnecting")}</span>` : "";
-  return `<header class="topbar">
+  const connection = S.code && !S.wsOpen ? html`<span class="offline" role="status">${t("web.reconnecting")}</span>` : "";
+  return html`<header class="topbar">
     <a class="logo" href="/" data-action="home" aria-label="${t("web.home")}">UNO</a>
-    ${S.code ? `<span class="room-chip" aria-label="${t("web.room_code")}">${esc(S.code)}</span>` : ""}
+    ${S.code ? html`<span class="room-chip" aria-label="${t("web.room_code")}">${spacedCode(S.code)}</span>` : ""}
     ${connection}
     <span class="spacer"></span>
     <button class="ghost" data-action="rules" data-focus="rules">${t("web.rules")}</button>
@@ -307,17 +368,17 @@ function topBar() {
 
 function homeScreen() {
   const meta = S.meta;
-  if (!meta) return `<main class="home"><p>${t("web.loading")}</p></main>`;
+  if (!meta) return html`<main class="home"><p>${t("web.loading")}</p></main>`;
   const rules = meta.rules;
   const bools = ["challenge", "stacking", "must_play_drawn", "seven_zero", "jump_in", "draw_until_playable", "two_player_reverse_skips"];
   const numbers = [["hand_size", 1, 20], ["target_score", 1, 5000], ["uno_penalty", 0, 20], ["custom_count", 1, 20]];
-  const name = esc(localStorage.getItem("uno.name") || "");
+  const name = (localStorage.getItem("uno.name") || "");
   const levelOptions = (selected) => meta.bot_levels.map((level) =>
-    `<option value="${level}" ${level === selected ? "selected" : ""}>${t(`common.level.${level}`)}</option>`).join("");
-  return `<main class="home">
+    html`<option value="${level}" ${level === selected ? "selected" : ""}>${t(`common.level.${level}`)}</option>`);
+  return html`<main class="home">
     <h1 class="title">${t("web.title")}</h1>
     <p class="tagline">${t("web.tagline")}</p>
-    ${S.homeError ? `<p class="error" role="alert">${esc(S.homeError)}</p>` : ""}
+    ${S.homeError ? html`<p class="error" role="alert">${(S.homeError)}</p>` : ""}
     <section class="panel">
       <label class="field">${t("web.your_name")}
         <input id="player-name" maxlength="24" value="${name}" autocomplete="nickname" data-focus="name"></label>
@@ -325,7 +386,7 @@ function homeScreen() {
     <section class="panel" aria-labelledby="join-h">
       <h2 id="join-h">${t("web.join_room")}</h2>
       <form class="row" data-form="join">
-        <input id="join-code" maxlength="5" placeholder="${t("web.code_placeholder")}" aria-label="${t("web.room_code")}"
+        <input id="join-code" maxlength="10" placeholder="${t("web.code_placeholder")}" aria-label="${t("web.room_code")}"
           autocapitalize="characters" data-focus="join-code">
         <button type="submit" class="primary">${t("web.join")}</button>
       </form>
@@ -333,26 +394,33 @@ function homeScreen() {
     <section class="panel" aria-labelledby="create-h">
       <h2 id="create-h">${t("web.create_room")}</h2>
       <form data-form="create" class="create">
-        <label class="field">${t("web.room_name")}<input id="room-name" maxlength="24" value="${esc(t("web.default_room"))}"></label>
+        <label class="field">${t("web.room_name")}<input id="room-name" maxlength="24" value="${(t("web.default_room"))}"></label>
         <div class="grid2">
           <label class="field">${t("web.seats")}<input id="seats" type="number" min="${meta.min_seats}" max="${meta.max_seats}" value="4"></label>
           <label class="field">${t("web.timer")}<select id="timer">
-            ${[0, 15, 30, 60, 120].map((s) => `<option value="${s}">${s ? t("web.timer_seconds", { seconds: s }) : t("web.timer_off")}</option>`).join("")}
+            ${[0, 15, 30, 60, 120].map((s) => html`<option value="${s}">${s ? t("web.timer_seconds", { seconds: s }) : t("web.timer_off")}</option>`)}
+          </select></label>
+          <label class="field">${t("web.grace")}<select id="grace">
+            ${[10, 20, 30, 60, 120].map((s) => html`<option value="${s}" ${s === 20 ? "selected" : ""}>${t("web.timer_seconds", { seconds: s })}</option>`)}
+          </select></label>
+          <label class="field">${t("web.fill")}<select id="fill">
+            ${meta.bot_levels.map((level) => html`<option value="${level}" ${level === meta.default_bot_level ? "selected" : ""}>${t("web.fill_bots", { level: t(`common.level.${level}`) })}</option>`)}
+            <option value="">${t("web.fill_empty")}</option>
           </select></label>
         </div>
         <fieldset><legend>${t("web.bots")}</legend>
-          <ul class="bot-list">${S.bots.map((level, i) => `<li>${t("web.bot_n", { number: i + 1 })}
+          <ul class="bot-list">${S.bots.map((level, i) => html`<li>${t("web.bot_n", { number: i + 1 })}
             <select data-bot="${i}" aria-label="${t("web.bot_level")}">${levelOptions(level)}</select>
-            <button type="button" class="ghost small" data-action="drop-bot" data-index="${i}" aria-label="${t("web.remove")}">✕</button></li>`).join("")}</ul>
+            <button type="button" class="ghost small" data-action="drop-bot" data-index="${i}" aria-label="${t("web.remove")}">✕</button></li>`)}</ul>
           <button type="button" class="small" data-action="more-bots" data-focus="more-bots">+ ${t("web.add_bot")}</button>
         </fieldset>
         <details><summary>${t("web.house_rules")}</summary>
           <div class="rules-form">
-          ${bools.map((key) => `<label class="check"><input type="checkbox" id="rule-${key}" ${rules[key] ? "checked" : ""}> ${t(`common.rule.${key}`)}</label>`).join("")}
-          <div class="grid2">${numbers.map(([key, lo, hi]) => `<label class="field">${t(`common.rule.${key}`)}
-            <input type="number" id="rule-${key}" min="${lo}" max="${hi}" value="${rules[key]}"></label>`).join("")}</div>
+          ${bools.map((key) => html`<label class="check"><input type="checkbox" id="rule-${key}" ${rules[key] ? "checked" : ""}> ${t(`common.rule.${key}`)}</label>`)}
+          <div class="grid2">${numbers.map(([key, lo, hi]) => html`<label class="field">${t(`common.rule.${key}`)}
+            <input type="number" id="rule-${key}" min="${lo}" max="${hi}" value="${rules[key]}"></label>`)}</div>
           <label class="field">${t("common.rule.custom_rule")}<select id="rule-custom_rule">
-            ${meta.custom_rules.map((name) => `<option value="${name}">${t(`common.custom.${name}`)}</option>`).join("")}</select></label>
+            ${meta.custom_rules.map((name) => html`<option value="${name}">${t(`common.custom.${name}`)}</option>`)}</select></label>
           </div>
         </details>
         <button type="submit" class="primary big">${t("web.create")}</button>
@@ -362,11 +430,11 @@ function homeScreen() {
 }
 
 function joinScreen() {
-  const name = esc(localStorage.getItem("uno.name") || "");
-  return `<main class="home">
+  const name = (localStorage.getItem("uno.name") || "");
+  return html`<main class="home">
     <h1 class="title">${t("web.title")}</h1>
     <section class="panel">
-      <h2>${t("web.join_named", { code: esc(S.code) })}</h2>
+      <h2>${t("web.join_named", { code: spacedCode(S.code) })}</h2>
       <form data-form="join-named">
         <label class="field">${t("web.your_name")}<input id="player-name" maxlength="24" value="${name}" data-focus="name"></label>
         <div class="row"><button type="submit" class="primary">${t("web.take_seat")}</button>
@@ -384,39 +452,41 @@ function inviteLink() {
 
 function lobbyScreen() {
   const info = S.roomInfo;
-  if (!info) return `<main><p>${t("web.loading")}</p></main>`;
+  if (!info) return html`<main><p>${t("web.loading")}</p></main>`;
   const host = S.seat === info.host;
   const link = inviteLink();
-  const seats = info.seats.map((seat, i) => `<li class="seat-row">
+  const seats = info.seats.map((seat, i) => html`<li class="seat-row">
       <span class="dot ${seat.connected ? "on" : ""}" aria-hidden="true"></span>
-      <span class="seat-name">${esc(displayName(seat))}${i === S.seat ? ` <em>(${t("web.you")})</em>` : ""}${i === info.host ? ` <span class="tag">${t("web.host")}</span>` : ""}</span>
-      ${seat.kind === "bot" ? `<span class="tag bot">${t("web.bot")} · ${t(`common.level.${seat.level}`)}</span>` : ""}
-      ${host && i !== info.host ? `<button class="ghost small" data-action="remove" data-seat="${i}" aria-label="${t("web.remove_named", { name: esc(displayName(seat)) })}">✕</button>` : ""}
-    </li>`).join("");
+      <span class="seat-name">${(displayName(seat))}${i === S.seat ? html` <em>(${t("web.you")})</em>` : ""}${i === info.host ? html` <span class="tag">${t("web.host")}</span>` : ""}</span>
+      ${seat.kind === "bot" ? html`<span class="tag bot">${t("web.bot")} · ${t(`common.level.${seat.level}`)}</span>` : ""}
+      ${host && i !== info.host ? html`<button class="ghost small" data-action="remove" data-seat="${i}" aria-label="${t("web.remove_named", { name: (displayName(seat)) })}">✕</button>` : ""}
+    </li>`);
   const free = info.capacity - info.seats.length;
-  const empty = Array.from({ length: free }, () => `<li class="seat-row empty">${t("web.empty_seat")}</li>`).join("");
+  const empty = Array.from({ length: free }, () => html`<li class="seat-row empty">${t("web.empty_seat")}</li>`);
   const levels = (S.meta?.bot_levels ?? []).map((level) =>
-    `<option value="${level}" ${level === S.meta.default_bot_level ? "selected" : ""}>${t(`common.level.${level}`)}</option>`).join("");
+    html`<option value="${level}" ${level === S.meta.default_bot_level ? "selected" : ""}>${t(`common.level.${level}`)}</option>`);
   const rules = Object.entries(info.rules);
-  return `<main class="lobby">
+  return html`<main class="lobby">
     <section class="panel share">
-      <h1>${esc(info.name)}</h1>
+      <h1>${(info.name)}</h1>
       <p class="code-label">${t("web.room_code")}</p>
-      <p class="big-code" data-testid="room-code">${esc(info.room)}</p>
+      <p class="big-code" data-testid="room-code">${spacedCode(info.room)}</p>
       <img class="qr" src="/api/qr.svg?data=${encodeURIComponent(link)}" alt="${t("web.qr_alt")}" width="164" height="164">
-      <div class="row link-row"><input readonly value="${esc(link)}" aria-label="${t("web.invite_link")}" id="invite">
+      <div class="row link-row"><input readonly value="${(link)}" aria-label="${t("web.invite_link")}" id="invite">
         <button data-action="copy" class="small">${t("web.copy")}</button></div>
     </section>
     <section class="panel">
       <h2>${t("web.players", { count: info.seats.length, capacity: info.capacity })}</h2>
       <ul class="seats">${seats}${empty}</ul>
-      ${info.spectators ? `<p class="muted">${t("web.spectators", { count: info.spectators })}</p>` : ""}
-      ${rules.length ? `<p class="muted">${t("web.house_rules")}: ${rules.map(([k, v]) => ruleText(k, v)).join(" · ")}</p>` : ""}
-      ${host ? `<div class="row">
+      ${info.spectators ? html`<p class="muted">${t("web.spectators", { count: info.spectators })}</p>` : ""}
+      ${rules.length ? html`<p class="muted">${t("web.house_rules")}: ${rules.map(([k, v]) => ruleText(k, v)).join(" · ")}</p>` : ""}
+      <p class="muted">${info.fill ? t("web.lobby_fill", { level: t(`common.level.${info.fill}`) }) : t("web.lobby_no_fill")}
+        ${t("web.lobby_grace", { seconds: info.grace ?? 20 })}</p>
+      ${host ? html`<div class="row">
           <select id="bot-level" aria-label="${t("web.bot_level")}">${levels}</select>
           <button data-action="add-bot" data-focus="add-bot" ${free ? "" : "disabled"}>+ ${t("web.add_bot")}</button></div>
-        <button class="primary big" data-action="start" data-focus="start" ${info.seats.length >= 2 ? "" : "disabled"}>${t("web.start")}</button>`
-      : `<p class="waiting">${S.seat === null ? t("web.watching") : t("web.wait_host")}</p>`}
+        <button class="primary big" data-action="start" data-focus="start" ${info.seats.length >= 2 || (info.fill && info.capacity >= 2) ? "" : "disabled"}>${t("web.start")}</button>`
+      : html`<p class="waiting">${S.seat === null ? t("web.watching") : t("web.wait_host")}</p>`}
     </section></main>`;
 }
 
@@ -443,47 +513,54 @@ function gameScreen() {
     const count = Array.isArray(view.hands[seat]) ? view.hands[seat].length : view.hands[seat];
     const seatInfo = info?.seats?.[seat];
     const turn = view.turn === seat && view.winner === null;
-    const backs = Array.from({ length: Math.min(count, 12) }, () => `<span class="mini">${backSVG()}</span>`).join("");
-    return `<li class="opponent ${turn ? "turn" : ""}" aria-label="${esc(t("web.opponent_label", { name: seatName(seat), count, points: view.scores[seat] }))}${turn ? ". " + t("web.their_turn") : ""}">
-      <div class="op-name">${turn ? `<span class="turn-mark" aria-hidden="true">▶</span>` : ""}${esc(seatName(seat))}
-        ${seatInfo?.kind === "bot" ? `<span class="tag bot">${t("web.bot")}</span>` : ""}
-        ${seatInfo && !seatInfo.connected ? `<span class="tag off">${t("web.offline")}</span>` : ""}
-        ${seatInfo?.away ? `<span class="tag off">${t("web.away")}</span>` : ""}</div>
+    const backs = Array.from({ length: Math.min(count, 12) }, () => html`<span class="mini">${backSVG()}</span>`);
+    return html`<li class="opponent ${turn ? "turn" : ""}" aria-label="${(t("web.opponent_label", { name: seatName(seat), count, points: view.scores[seat] }))}${turn ? ". " + t("web.their_turn") : ""}">
+      <div class="op-name">${turn ? html`<span class="turn-mark" aria-hidden="true">▶</span>` : ""}${(seatName(seat))}
+        ${seatInfo?.kind === "bot" ? html`<span class="tag bot">${t("web.bot")}</span>` : ""}
+        ${seatInfo && !seatInfo.connected ? html`<span class="tag off">${t("web.offline")}</span>` : ""}
+        ${seatInfo?.away ? html`<span class="tag off">${t("web.away")}</span>` : ""}
+        ${seatInfo && seatInfo.kind !== "bot" && !seatInfo.connected && !seatInfo.away && S.seat === info.host && view.winner === null
+          ? html`<button class="small" data-action="hand-to-bot" data-seat="${seat}" aria-label="${t("web.hand_to_bot_named", { name: seatName(seat) })}">${t("web.hand_to_bot")}</button>` : ""}</div>
       <div class="op-cards" aria-hidden="true">${backs}<span class="count">${count}</span></div>
       <div class="op-meta">${t("web.points", { points: view.scores[seat] })}
-        ${view.uno.includes(seat) ? `<span class="tag uno">UNO</span>` : ""}
-        ${catches.has(seat) ? `<button class="catch" data-move="catch ${seat}" data-focus="catch-${seat}">${t("common.move.catch")}</button>` : ""}</div>
+        ${view.uno.includes(seat) ? html`<span class="tag uno">UNO</span>` : ""}
+        ${catches.has(seat) ? html`<button class="catch" data-move="catch ${seat}" data-focus="catch-${seat}">${t("common.move.catch")}</button>` : ""}</div>
     </li>`;
-  }).join("");
+  });
   const top = view.discard_pile[0];
   const color = view.color;
   const canDraw = legal.some((m) => m.kind === "draw");
   const drawLabel = view.pending?.kind === "stack" ? t("web.draw_n", { count: view.pending.amount }) : t("common.move.draw");
-  const table = `<section class="table" aria-label="${t("web.table")}">
+  const table = html`<section class="table" aria-label="${t("web.table")}">
     <button class="pile draw-pile ${canDraw ? "can" : ""}" data-move="draw" ${canDraw ? "" : "disabled"} data-focus="draw"
       aria-label="${t("web.draw_pile", { count: view.draw_pile })}${canDraw ? ". " + drawLabel : ""}">
       ${backSVG()}<span class="pile-count">${view.draw_pile}</span></button>
-    <div class="pile discard ${S.topChanged ? "flip" : ""}" role="img" aria-label="${esc(t("web.top_card", { card: top ? cardName(top) : "-" }))}">
+    <div class="pile discard ${S.topChanged ? "flip" : ""}" role="img" aria-label="${(t("web.top_card", { card: top ? cardName(top) : "-" }))}">
       ${top ? cardSVG(top) : ""}</div>
     <div class="table-info">
-      <div class="to-match" aria-label="${esc(t("web.color_to_match", { color: color ? t(`common.color.${color}`) : t("web.color_none") }))}">
+      <div class="to-match" aria-label="${(t("web.color_to_match", { color: color ? t(`common.color.${color}`) : t("web.color_none") }))}">
         ${color ? colorBadge(color, 26) : ""}<span>${color ? t(`common.color.${color}`) : t("web.color_none")}</span></div>
       <div class="direction" aria-label="${t(`common.direction.${view.direction}`)}">${icon(view.direction === 1 ? "cw" : "ccw")}
         <span>${t(`common.direction.${view.direction}`)}</span></div>
     </div></section>`;
-  const status = `<p class="status ${myTurn() ? "mine" : ""}" role="status" aria-live="polite">${esc(statusText(view, legal))}</p>`;
-  const handSection = me === null ? `<p class="muted center">${t("web.watching")}</p>` : handView(view, legal, me);
+  const timerLeft = secondsLeft(S.timerEnd);
+  const timer = timerLeft === null || view.winner !== null ? "" : html`<span class="turn-timer" data-countdown="turn"
+    data-key="web.timer_left">${t("web.timer_left", { seconds: timerLeft })}</span>`;
+  const status = html`<p class="status ${myTurn() ? "mine" : ""}" role="status" aria-live="polite">${(statusText(view, legal))}${timer}</p>`;
+  const handSection = me === null ? html`<p class="muted center">${t("web.watching")}</p>` : handView(view, legal, me);
   const actions = me === null ? "" : actionBar(view, legal);
   let overlay = "";
   if (S.dialog) overlay = dialogView(S.dialog, legal);
   else if (S.reveal) overlay = revealDialog();
   else if (me !== null && view.pending?.kind === "color" && myTurn()) overlay = colorDialog(legal.filter((m) => m.kind === "color").map((m) => ({ color: m.color, text: m.text })), "web.choose_first_color");
   else if (me !== null && view.pending?.kind === "challenge" && myTurn()) overlay = challengeDialog(view, legal);
-  else if (game.status === "round_over" || game.status === "match_over") overlay = roundDialog();
+  else if (game.status === "match_over" || (game.status === "round_over" && !pressedNext())) overlay = roundDialog();
   else if (S.showScores) overlay = scoresDialog();
-  return `<main class="game">
+  const waiting = game.status === "round_over" && pressedNext() ? html`<p class="status waiting-next">${t("web.waiting_others",
+    { ready: game.ready.length, total: waitingFor() })} ${nextRoundCountdown()}</p>` : "";
+  return html`<main class="game">
     <ul class="opponents">${opponents}</ul>
-    ${table}${status}${handSection}${actions}
+    ${table}${waiting || status}${handSection}${actions}
     <nav class="game-nav">
       <button class="ghost" data-action="scores" data-focus="scores">${t("web.scoreboard")}</button>
       <button class="ghost" data-action="log" data-focus="log" aria-expanded="${S.showLog}">${t("web.log")}</button>
@@ -520,14 +597,14 @@ function handView(view, legal, me) {
   const cards = hand.map((code, index) => {
     const playable = plays.has(code);
     const label = `${cardName(code)}${playable ? ", " + t("web.playable") : ""}`;
-    return `<li><button class="card ${playable ? "playable" : deciding ? "dim" : ""} ${S.newCards.has(index) ? "new" : ""}"
-      data-card="${code}" data-focus="card-${index}" aria-label="${esc(label)}" ${playable ? "" : 'aria-disabled="true"'}>
+    return html`<li><button class="card ${playable ? "playable" : deciding ? "dim" : ""} ${S.newCards.has(index) ? "new" : ""}"
+      data-card="${code}" data-focus="card-${index}" aria-label="${(label)}" ${playable ? "" : raw('aria-disabled="true"')}>
       ${cardSVG(code)}</button></li>`;
-  }).join("");
-  return `<section class="hand-wrap" aria-label="${t("web.your_hand", { count: hand.length })}">
+  });
+  return html`<section class="hand-wrap" aria-label="${t("web.your_hand", { count: hand.length })}">
     <div class="hand-head"><span>${t("web.your_hand", { count: hand.length })}</span>
       <span>${t("web.points", { points: view.scores[me] })}</span>
-      ${view.uno.includes(me) ? `<span class="tag uno">UNO</span>` : ""}</div>
+      ${view.uno.includes(me) ? html`<span class="tag uno">UNO</span>` : ""}</div>
     <ul class="hand ${hand.length > 6 ? "many" : ""} ${hand.length > 12 ? "lots" : ""}">${cards}</ul></section>`;
 }
 
@@ -536,37 +613,37 @@ function actionBar(view, legal) {
   const unoAlone = legal.some((m) => m.kind === "uno");
   const unoWithPlay = legal.some((m) => m.kind === "play" && m.uno);
   if (unoAlone || unoWithPlay) {
-    buttons.push(`<button class="uno-btn ${S.unoArmed ? "armed" : ""}" data-action="uno" data-focus="uno"
+    buttons.push(html`<button class="uno-btn ${S.unoArmed ? "armed" : ""}" data-action="uno" data-focus="uno"
       aria-pressed="${S.unoArmed}">${t("common.move.uno")}</button>`);
   }
   if (legal.some((m) => m.kind === "pass")) {
-    buttons.push(`<button data-move="pass" data-focus="pass">${t("common.move.pass")}</button>`);
+    buttons.push(html`<button data-move="pass" data-focus="pass">${t("common.move.pass")}</button>`);
   }
   if (legal.some((m) => m.kind === "draw") && view.pending?.kind === "stack") {
-    buttons.push(`<button data-move="draw" data-focus="draw-stack">${t("web.draw_n", { count: view.pending.amount })}</button>`);
+    buttons.push(html`<button data-move="draw" data-focus="draw-stack">${t("web.draw_n", { count: view.pending.amount })}</button>`);
   } else if (legal.some((m) => m.kind === "draw")) {
-    buttons.push(`<button data-move="draw" data-focus="draw-btn">${t("common.move.draw")}</button>`);
+    buttons.push(html`<button data-move="draw" data-focus="draw-btn">${t("common.move.draw")}</button>`);
   }
   if (view.pending?.kind === "challenge" && myTurn()) {
-    buttons.push(`<button data-action="reopen-challenge">${t("common.move.challenge")} / ${t("common.move.accept")}</button>`);
+    buttons.push(html`<button data-action="reopen-challenge">${t("common.move.challenge")} / ${t("common.move.accept")}</button>`);
   }
-  if (S.unoArmed) buttons.push(`<span class="hint">${t("web.uno_armed")}</span>`);
-  return `<div class="actions">${buttons.join("")}</div>`;
+  if (S.unoArmed) buttons.push(html`<span class="hint">${t("web.uno_armed")}</span>`);
+  return html`<div class="actions">${buttons}</div>`;
 }
 
 function dialogShell(title, body, closable = true, extraClass = "") {
-  return `<div class="overlay"><div class="dialog ${extraClass}" role="dialog" aria-modal="true" aria-labelledby="dialog-title">
+  return html`<div class="overlay"><div class="dialog ${extraClass}" role="dialog" aria-modal="true" aria-labelledby="dialog-title">
     <h2 id="dialog-title">${title}</h2>${body}
-    ${closable ? `<button class="ghost close" data-action="close-dialog">${t("web.cancel")}</button>` : ""}</div></div>`;
+    ${closable ? html`<button class="ghost close" data-action="close-dialog">${t("web.cancel")}</button>` : ""}</div></div>`;
 }
 
 function colorDialog(options, titleKey) {
   const buttons = COLORS.filter((c) => options.some((o) => o.color === c)).map((c) => {
     const option = options.find((o) => o.color === c);
-    return `<button class="color-choice c-${c}" data-pick="${option.text ?? c}" data-color="${c}">
+    return html`<button class="color-choice c-${c}" data-pick="${option.text ?? c}" data-color="${c}">
       ${colorBadge(c, 34)}<span>${t(`common.color.${c}`)}</span></button>`;
-  }).join("");
-  return dialogShell(t(titleKey), `<div class="color-grid">${buttons}</div>`, titleKey !== "web.choose_first_color", "color-dialog");
+  });
+  return dialogShell(t(titleKey), html`<div class="color-grid">${buttons}</div>`, titleKey !== "web.choose_first_color", "color-dialog");
 }
 
 // Choosing a play step by step: colour, then discard colour, then seat.
@@ -583,11 +660,11 @@ function dialogView(dialog, legal) {
     if (dialog.step === "target") {
       const buttons = pick("target").map((seat) => {
         const count = S.game.view.hands[seat];
-        return `<button class="seat-choice" data-pick="target:${seat}">${esc(seatName(seat))}
+        return html`<button class="seat-choice" data-pick="target:${seat}">${(seatName(seat))}
           <span class="muted">${t("web.cards_n", { count: Array.isArray(count) ? count.length : count })}</span></button>`;
-      }).join("");
+      });
       const key = S.meta?.seat_purpose?.[dialog.card] === "swap" ? "web.choose_swap" : "web.choose_player";
-      return dialogShell(t(key), `<div class="seat-grid">${buttons}</div>`);
+      return dialogShell(t(key), html`<div class="seat-grid">${buttons}</div>`);
     }
   }
   return "";
@@ -598,21 +675,35 @@ function challengeDialog(view, legal) {
   const by = seatName(view.pending.by);
   const amount = view.pending.amount ?? 4;
   return dialogShell(t("web.challenge_title", { name: by }),
-    `<p>${t("web.challenge_text", { name: by, amount, penalty: amount + 2 })}</p>
+    html`<p>${t("web.challenge_text", { name: by, amount, penalty: amount + 2 })}</p>
      <div class="row center">
        <button class="primary" data-move="challenge" autofocus>${t("common.move.challenge")}</button>
        <button data-move="accept">${t("web.accept_n", { count: amount })}</button>
-       ${stack.length ? `<button data-card="W+4">${t("web.stack_w4")}</button>` : ""}
+       ${stack.length ? html`<button data-card="W+4">${t("web.stack_w4")}</button>` : ""}
      </div>`, false, "challenge-dialog");
 }
 
 function revealDialog() {
   const event = S.reveal;
-  const cards = event.hand.map((code) => `<li class="card small" role="img" aria-label="${esc(cardName(code))}">${cardSVG(code)}</li>`).join("");
+  const cards = event.hand.map((code) => html`<li class="card small" role="img" aria-label="${(cardName(code))}">${cardSVG(code)}</li>`);
   return dialogShell(t("web.reveal_title", { name: seatName(event.by) }),
-    `<p>${event.guilty ? t("web.reveal_guilty", { name: seatName(event.by) }) : t("web.reveal_innocent", { name: seatName(event.by) })}</p>
+    html`<p>${event.guilty ? t("web.reveal_guilty", { name: seatName(event.by) }) : t("web.reveal_innocent", { name: seatName(event.by) })}</p>
      <ul class="reveal-hand">${cards}</ul>
      <button class="primary" data-action="close-reveal" autofocus>${t("web.ok")}</button>`, false);
+}
+
+function pressedNext() {
+  return S.seat !== null && (S.game?.ready ?? []).includes(S.seat);
+}
+
+// People connected now: the next round waits for each of them (or for its countdown).
+function waitingFor() {
+  return (S.roomInfo?.seats ?? []).filter((seat) => seat.kind !== "bot" && seat.connected).length;
+}
+
+function nextRoundCountdown() {
+  const left = secondsLeft(S.nextRoundEnd);
+  return left === null ? "" : html`<span data-countdown="next" data-key="web.next_round_in">${t("web.next_round_in", { seconds: left })}</span>`;
 }
 
 function roundDialog() {
@@ -621,25 +712,26 @@ function roundDialog() {
   const view = game.view;
   const over = game.status === "match_over";
   const host = S.roomInfo && S.seat === S.roomInfo.host;
-  let body = "";
+  const body = [];
   if (event) {
-    const rows = event.hands.map((hand, seat) => `<tr${seat === event.winner ? ' class="winner"' : ""}>
-      <th scope="row">${esc(seatName(seat))}</th>
-      <td><ul class="tiny-hand">${hand.map((code) => `<li role="img" aria-label="${esc(cardName(code))}">${cardSVG(code)}</li>`).join("")}</ul></td>
-      <td class="num">${event.points[seat]}</td><td class="num">${event.scores[seat]}</td></tr>`).join("");
+    const rows = event.hands.map((hand, seat) => html`<tr${seat === event.winner ? raw(' class="winner"') : ""}>
+      <th scope="row">${(seatName(seat))}</th>
+      <td><ul class="tiny-hand">${hand.map((code) => html`<li role="img" aria-label="${(cardName(code))}">${cardSVG(code)}</li>`)}</ul></td>
+      <td class="num">${event.points[seat]}</td><td class="num">${event.scores[seat]}</td></tr>`);
     const gained = event.points.reduce((a, b) => a + b, 0);
-    body += `<p>${t("web.round_winner", { name: seatName(event.winner), points: gained })}</p>
+    body.push(html`<p>${t("web.round_winner", { name: seatName(event.winner), points: gained })}</p>
       <table class="round-table"><thead><tr><th>${t("web.player")}</th><th>${t("web.cards_left")}</th>
-      <th>${t("web.hand_points")}</th><th>${t("web.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+      <th>${t("web.hand_points")}</th><th>${t("web.total")}</th></tr></thead><tbody>${rows}</tbody></table>`);
   }
   if (over) {
-    body += `<p class="match-winner">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>${scoreTable()}`;
-    body += host ? `<button class="primary big" data-action="rematch" autofocus>${t("web.rematch")}</button>`
-      : `<p class="muted">${t("web.wait_rematch")}</p>`;
+    body.push(html`<p class="match-winner">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>${scoreTable()}`);
+    body.push(host ? html`<button class="primary big" data-action="rematch" autofocus>${t("web.rematch")}</button>`
+      : html`<p class="muted">${t("web.wait_rematch")}</p>`);
   } else if (S.seat !== null) {
-    body += `<button class="primary big" data-action="next-round" autofocus>${t("web.next_round")}</button>`;
+    body.push(html`<button class="primary big" data-action="next-round" autofocus>${t("web.next_round")}</button>
+      <p class="muted">${nextRoundCountdown()}</p>`);
   } else {
-    body += `<p class="muted">${t("web.wait_next_round")}</p>`;
+    body.push(html`<p class="muted">${t("web.wait_next_round")} ${nextRoundCountdown()}</p>`);
   }
   return dialogShell(over ? t("web.match_over") : t("web.round_over"), body, false, "round-dialog");
 }
@@ -647,11 +739,11 @@ function roundDialog() {
 function scoreTable() {
   const results = S.game?.results ?? [];
   const n = S.game.view.players;
-  const head = Array.from({ length: n }, (_, seat) => `<th scope="col">${esc(seatName(seat))}</th>`).join("");
-  const rows = results.map((result, index) => `<tr><th scope="row">${t("web.round_n", { number: index + 1 })}</th>
-    ${result.scores.map((score, seat) => `<td class="num ${seat === result.winner ? "winner" : ""}">${score}</td>`).join("")}</tr>`).join("");
-  return `<div class="table-scroll"><table class="score-table"><thead><tr><th></th>${head}</tr></thead><tbody>${rows ||
-    `<tr><td colspan="${n + 1}">${t("web.no_rounds")}</td></tr>`}</tbody></table></div>
+  const head = Array.from({ length: n }, (_, seat) => html`<th scope="col">${(seatName(seat))}</th>`);
+  const rows = results.map((result, index) => html`<tr><th scope="row">${t("web.round_n", { number: index + 1 })}</th>
+    ${result.scores.map((score, seat) => html`<td class="num ${seat === result.winner ? "winner" : ""}">${score}</td>`)}</tr>`);
+  return html`<div class="table-scroll"><table class="score-table"><thead><tr><th></th>${head}</tr></thead><tbody>${rows.length ? rows :
+    html`<tr><td colspan="${n + 1}">${t("web.no_rounds")}</td></tr>`}</tbody></table></div>
     <p class="muted">${t("web.target", { points: S.roomInfo?.rules?.target_score ?? S.meta?.rules?.target_score ?? 500 })}</p>`;
 }
 
@@ -685,19 +777,20 @@ function logLine(event) {
     case "reshuffle": return t("web.log.reshuffle", { count: event.count });
     case "round_over": return t("web.log.round_over", { name: seatName(event.winner), points: event.points.reduce((a, b) => a + b, 0) });
     case "deal": return t("web.log.deal");
+    case "stand_in_move": return t("web.log.stand_in_move", { name });
     default: return event.type;
   }
 }
 
 function logView() {
-  const lines = S.log.slice(-60).reverse().map((event) => `<li>${esc(logLine(event))}</li>`).join("");
-  return `<section class="log panel" aria-label="${t("web.log")}"><ol reversed>${lines}</ol></section>`;
+  const lines = S.log.slice(-60).reverse().map((event) => html`<li>${(logLine(event))}</li>`);
+  return html`<section class="log panel" aria-label="${t("web.log")}"><ol reversed>${lines}</ol></section>`;
 }
 
 function rulesDialog() {
   const sections = ["goal", "turn", "actions", "wild", "uno", "scoring", "house"];
-  const body = sections.map((name) => `<h3>${t(`rules.${name}.title`)}</h3><p>${t(`rules.${name}.text`)}</p>`).join("");
-  return `<div class="overlay rules-overlay"><div class="dialog rules" role="dialog" aria-modal="true" aria-labelledby="rules-title">
+  const body = sections.map((name) => html`<h3>${t(`rules.${name}.title`)}</h3><p>${t(`rules.${name}.text`)}</p>`);
+  return html`<div class="overlay rules-overlay"><div class="dialog rules" role="dialog" aria-modal="true" aria-labelledby="rules-title">
     <h2 id="rules-title" tabindex="-1" autofocus>${t("rules.title")}</h2>${body}
     <button class="primary" data-action="close-rules">${t("web.close")}</button></div></div>`;
 }
@@ -756,6 +849,8 @@ function collectSettings() {
     name: document.getElementById("room-name").value,
     seats: Number(document.getElementById("seats").value),
     timer: Number(document.getElementById("timer").value),
+    grace: Number(document.getElementById("grace").value),
+    fill: document.getElementById("fill").value || null,
     rules,
   };
 }
@@ -782,14 +877,15 @@ app.addEventListener("submit", (event) => {
     const settings = collectSettings();
     send({ type: "create", name: playerName(), settings, bots: S.bots });
   } else if (form === "join") {
-    const code = document.getElementById("join-code").value.trim().toUpperCase();
+    const code = typedCode(document.getElementById("join-code").value);
     if (!code) return;
     const name = playerName();
     S.code = code;
     if (localStorage.getItem(tokenKey(code))) enterRoom(code);
     else send({ type: "join", room: code, name });
   } else if (form === "join-named") {
-    send({ type: "join", room: S.code, name: playerName() });
+    // A browser that has a seat here goes back into it (one seat per browser).
+    send({ type: "join", room: S.code, name: playerName(), token: localStorage.getItem(tokenKey(S.code)) });
   }
 });
 
@@ -832,6 +928,7 @@ app.addEventListener("click", (event) => {
     case "watch": S.watching = true; send({ type: "watch", room: S.code }); break;
     case "add-bot": send({ type: "add_bot", level: document.getElementById("bot-level").value }); break;
     case "remove": send({ type: "remove", seat: Number(target.dataset.seat) }); break;
+    case "hand-to-bot": send({ type: "hand_to_bot", seat: Number(target.dataset.seat) }); break;
     case "start": send({ type: "start" }); break;
     case "copy":
       navigator.clipboard?.writeText(inviteLink()).then(() => toast(t("web.copied")), () => {});

@@ -6,7 +6,7 @@ const INK = { R: "#b71c1c", Y: "#8a6100", G: "#0d5e27", B: "#123f85" };
 
 // The shared <defs>: one pattern per colour (inserted once into the page).
 export const PATTERN_DEFS = `
-<svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false">
+<svg width="0" height="0" class="svg-defs" aria-hidden="true" focusable="false">
   <defs>
     <pattern id="pat-R" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
       <rect width="3" height="8" fill="rgba(255,255,255,0.22)"/></pattern>

@@ -1,0 +1,243 @@
+"""Memory soak of the web server (issue 9, item 9). Not a test: it prints the RSS curve.
+
+R rooms play match after match for M minutes against one server process (SQLite on a
+fresh file), each watched by S spectators. Three seats of each room are bots; its host
+plays the fourth with the first legal move, deals each next round and asks for a rematch
+when a match is over (a room with nobody there pauses, so someone must stay). Every 30 seconds
+the server's resident memory (VmRSS) is printed with the rooms, connections and moves so
+far; at the end the growth over the second half of the run.
+
+    nice -n 10 .venv/bin/python benchmarks/soak.py --rooms 200 --spectators 2 --minutes 20
+
+``--trace``: the server runs in this process under tracemalloc instead, and the lines
+whose allocations grew most between the first and last samples are printed (to find what
+grows).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tracemalloc
+import urllib.request
+from collections.abc import AsyncIterator
+from typing import Any
+
+import websockets
+from server_load import free_port, rss_kib  # this folder's load benchmark
+
+UNLIMITED = {"rooms_per_address": (10**6, 10**6), "lookups_per_address": (10**6, 10**6),
+             "max_seats_per_connection": 10**6, "max_rooms": 10**5}
+"""Every soak client comes from 127.0.0.1."""
+
+
+def rss_mib(pid: int) -> float:
+    return rss_kib(pid) / 1024
+
+
+async def messages(ws: Any, stop: asyncio.Event) -> AsyncIterator[dict[str, Any]]:
+    """A connection's messages until ``stop`` is set."""
+    while not stop.is_set():
+        try:
+            text = await asyncio.wait_for(ws.recv(), 1.0)
+        except TimeoutError:
+            continue
+        message: dict[str, Any] = json.loads(text)
+        yield message
+
+
+def make_app(db: str, think: float) -> Any:
+    from unogame.server import Limits, Timing, create_app
+
+    return create_app(db, timing=Timing(think=think), limits=Limits(**UNLIMITED))  # type: ignore[arg-type]
+
+
+def serve(port: int, db: str, think: float) -> None:
+    """The server process (``--serve``): ``uno serve`` with the per-address limits lifted."""
+    import uvicorn
+
+    from unogame.server.cli import WS_MAX_SIZE, tune_gc
+
+    app = make_app(db, think)
+    tune_gc()
+    uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=WS_MAX_SIZE, log_level="warning",
+                ws_ping_interval=20, ws_ping_timeout=30)
+
+
+class Soak:
+    def __init__(self, url: str, rooms: int, spectators: int) -> None:
+        self.url = url
+        self.rooms = rooms
+        self.spectators = spectators
+        self.moves = 0
+        self.matches = 0
+        self.errors: list[str] = []
+
+    async def room(self, index: int, stop: asyncio.Event) -> None:
+        await asyncio.sleep(index * 0.05)  # do not create them all in one burst
+        async with websockets.connect(self.url, max_size=2**22) as host:
+            await host.send(json.dumps({"type": "create", "name": f"Host {index}",
+                                        "bots": ["random", "easy", "medium"],
+                                        "settings": {"seats": 4,
+                                                     "rules": {"target_score": 150}}}))
+            code = None
+            while code is None:
+                message = json.loads(await host.recv())
+                if message["type"] == "joined":
+                    code = message["room"]
+            await host.send(json.dumps({"type": "start"}))
+            watchers = [asyncio.create_task(self.watch(code, stop))
+                        for _ in range(self.spectators)]
+            await self.play(host, stop)
+            await asyncio.gather(*watchers)
+
+    async def play(self, host: Any, stop: asyncio.Event) -> None:
+        """The host plays its own seat (the first legal move), deals the next round and
+        asks for a rematch when a match is over; the three other seats are bots."""
+        async for message in messages(host, stop):
+            if message["type"] == "error":
+                self.errors.append(message["code"])
+            if message["type"] not in ("state", "update") or message["view"] is None:
+                continue
+            view, version = message["view"], message["version"]
+            if message["status"] == "match_over":
+                self.matches += 1
+                await host.send(json.dumps({"type": "rematch"}))
+            elif message["status"] == "round_over":
+                await host.send(json.dumps({"type": "next_round", "version": version}))
+            elif view["turn"] == 0 and message["legal"]:
+                move = next((m for m in message["legal"] if not m.startswith("catch")),
+                            message["legal"][0])
+                await host.send(json.dumps({"type": "move", "move": move, "version": version}))
+
+    async def watch(self, code: str, stop: asyncio.Event) -> None:
+        """A spectator: reads everything, sends nothing."""
+        async with websockets.connect(self.url, max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "watch", "room": code}))
+            async for message in messages(ws, stop):
+                if message["type"] == "update":
+                    self.moves += 1
+
+
+def health(base: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{base}/healthz", timeout=60) as response:
+        data: dict[str, Any] = json.loads(response.read())
+        return data
+
+
+async def drive(args: argparse.Namespace, base: str, memory: Any) -> list[tuple[float, float]]:
+    soak = Soak(base.replace("http", "ws") + "/ws", args.rooms, args.spectators)
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(soak.room(i, stop)) for i in range(args.rooms)]
+    start = time.monotonic()
+    curve: list[tuple[float, float]] = []
+    print(f"{'minute':>6} {'RSS MiB':>8} {'rooms':>6} {'conns':>6} {'updates':>8} "
+          f"{'matches':>7}", flush=True)
+    while (elapsed := time.monotonic() - start) < args.minutes * 60:
+        await asyncio.sleep(min(args.every, args.minutes * 60 - elapsed))
+        minute = (time.monotonic() - start) / 60
+        mib = memory()
+        state = await asyncio.to_thread(health, base)
+        curve.append((minute, mib))
+        print(f"{minute:6.1f} {mib:8.1f} {state['rooms']:6d} {state['connections']:6d} "
+              f"{soak.moves:8d} {soak.matches:7d}", flush=True)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if soak.errors:
+        counts = {code: soak.errors.count(code) for code in set(soak.errors)}
+        print(f"client-side errors: {counts}")
+    return curve
+
+
+def report(curve: list[tuple[float, float]]) -> None:
+    half = [mib for minute, mib in curve if minute >= curve[-1][0] / 2]
+    if len(half) >= 2:
+        print(f"second half: {half[0]:.1f} -> {half[-1]:.1f} MiB "
+              f"({half[-1] - half[0]:+.1f} MiB), max {max(half):.1f}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--spectators", type=int, default=2)
+    parser.add_argument("--minutes", type=float, default=20.0)
+    parser.add_argument("--every", type=float, default=30.0, help="seconds between samples")
+    parser.add_argument("--think", type=float, default=0.3, help="bot think seconds")
+    parser.add_argument("--trace", action="store_true", help="tracemalloc, in-process server")
+    parser.add_argument("--serve", nargs=2, metavar=("PORT", "DB"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(int(args.serve[0]), args.serve[1], args.think)
+        return 0
+    db = os.path.join(tempfile.mkdtemp(prefix="uno-soak-"), "soak.sqlite3")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    print(f"soak: {args.rooms} bot rooms, {args.spectators} spectators each, "
+          f"{args.minutes:g} min, bot think {args.think} s, db {db}")
+    if args.trace:
+        return trace(args, port, db, base)
+    server = subprocess.Popen([sys.executable, __file__, "--think", str(args.think),
+                               "--serve", str(port), db])
+    try:
+        wait_up(base)
+        curve = asyncio.run(drive(args, base, lambda: rss_mib(server.pid)))
+    finally:
+        server.terminate()
+        server.wait(20)
+    report(curve)
+    return 0
+
+
+def wait_up(base: str) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            health(base)
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def trace(args: argparse.Namespace, port: int, db: str, base: str) -> int:
+    import uvicorn
+
+    tracemalloc.start(1)
+    config = uvicorn.Config(make_app(db, args.think), host="127.0.0.1", port=port,
+                            log_level="warning", ws_ping_interval=20, ws_ping_timeout=30)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_up(base)
+    snapshots: list[tracemalloc.Snapshot] = []
+
+    def memory() -> float:
+        snapshots.append(tracemalloc.take_snapshot())
+        return tracemalloc.get_traced_memory()[0] / 2**20
+
+    curve = asyncio.run(drive(args, base, memory))
+    server.should_exit = True
+    thread.join(20)
+    report(curve)
+    if len(snapshots) >= 3:
+        print("grew most between the second and the last sample (traced Python memory):")
+        ignore = [tracemalloc.Filter(False, pattern)
+                  for pattern in (tracemalloc.__file__, "<frozen importlib._bootstrap*>")]
+        last, first = (snapshot.filter_traces(ignore) for snapshot in (snapshots[-1], snapshots[1]))
+        for stat in last.compare_to(first, "lineno")[:15]:
+            frame = stat.traceback[0]
+            print(f"  {stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks  "
+                  f"{frame.filename}:{frame.lineno}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

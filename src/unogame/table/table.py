@@ -1,0 +1,519 @@
+"""One match at one table: the game, its seats, their feeds, and who is asked what next.
+
+See the package docstring (``unogame.table``) for how a front end drives a :class:`Table`.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from ..bots import Bot, make_bot
+from ..engine import Event, Game, IllegalMoveError, Move, NotationError, Rules
+from ..engine.moves import TURN_KINDS
+from .order import reaction_order
+from .seats import SeatSpec, TableError, TableSettings, derived_seed
+from .steps import (
+    MATCH_OVER,
+    PLAYING,
+    ROUND_OVER,
+    STAND_IN_MOVE,
+    TABLE_EVENT_KINDS,
+    BotFailure,
+    BotPlay,
+    DecisionRequest,
+    NextRound,
+    SeatInfo,
+    Step,
+)
+
+
+class _Seat:
+    __slots__ = ("bot", "gone_since", "handed", "present", "spec", "stand_in", "stand_ins")
+
+    def __init__(self, spec: SeatSpec, bot: Bot | None, present: bool) -> None:
+        self.spec = spec
+        self.bot = bot
+        self.present = present or bot is not None
+        self.gone_since: float | None = None if self.present else 0.0
+        self.handed = False
+        self.stand_in: Bot | None = None
+        self.stand_ins = 0
+
+
+class Table:
+    """One match: the game, the seats, each seat's feed, reactions, bots, rounds, people.
+
+    No I/O, no clock, no threads. ``seats``: who sits where; ``present``: the person seats
+    connected at the start (default: all); ``game``: a prepared game (default
+    ``Game.new(len(seats), rules, seed)``); ``host``: a person seat (default the first);
+    ``bots``: bot objects for some bot seats (default: ``make_bot`` of the seat's level,
+    seeded from the table's seed).
+    """
+
+    def __init__(self, seats: Sequence[SeatSpec], rules: Rules | None = None, seed: int = 0,
+                 settings: TableSettings | None = None, *, game: Game | None = None,
+                 present: Iterable[int] | None = None, host: int | None = None,
+                 bots: Mapping[int, Bot] | None = None) -> None:
+        self.settings = settings if settings is not None else TableSettings()
+        self.seed = seed
+        self.game = game if game is not None else Game.new(len(seats), rules, seed)
+        if self.game.players != len(seats):
+            raise ValueError(f"{len(seats)} seats for a {self.game.players}-player game")
+        here = set(range(len(seats)) if present is None else present)
+        given = dict(bots or {})
+        if any(not 0 <= index < len(seats) or seats[index].bot is None for index in given):
+            raise ValueError("bots are given for bot seats only")
+        self._seats = [
+            _Seat(spec, given.get(index) or make_bot(spec.bot, derived_seed(seed, index, "bot"))
+                  if spec.bot is not None else None, index in here)
+            for index, spec in enumerate(seats)
+        ]
+        people = [index for index, spec in enumerate(seats) if not spec.is_bot]
+        if host is not None and host not in people:
+            raise ValueError(f"the host must be a person's seat, not {host}")
+        self.host: int | None = host if host is not None else (people[0] if people else None)
+        self.now = 0.0
+        """The table's time: seconds the front end has reported with :meth:`advance`."""
+        self.version = 0
+        """Moves and deals applied: it grows by one with each, and a front end's stored log
+        has exactly this many entries."""
+        self.round = 1
+        self.ready: set[int] = set()
+        """Person seats that pressed "next round" on the current scoreboard."""
+        self.results: list[dict[str, Any]] = []
+        """Each finished round: winner, points by seat, scores after it."""
+        self.bot_failures: list[BotFailure] = []
+        self._log: list[tuple[int, Event]] = []
+        self._jitter = random.Random(derived_seed(seed, "reactions"))
+        self._window: list[int] = []
+        self._asked: set[int] = set()
+        self._opened = 0.0
+        self._turn_since = 0.0
+        self._round_over_at = 0.0
+        self._out: DecisionRequest | None = None
+        self._waiting: list[Callable[[], None]] = []
+        """Calls into the bot of the request handed out, made once it has answered."""
+        self._listeners: list[tuple[int, Bot]] = []
+        self._delays: list[float] = []
+        self._bots_changed()
+        for index, seat in enumerate(self._seats):
+            if seat.bot is not None:
+                self._new_round(index, seat.bot)
+        self._record(self.game.start_events())  # round 1's deal and first card too
+        self._open()
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.spec.name for seat in self._seats]
+
+    @property
+    def status(self) -> str:
+        game = self.game
+        if game.winner is None:
+            return PLAYING
+        return ROUND_OVER if game.game_winner is None else MATCH_OVER
+
+    def seat(self, seat: int) -> SeatInfo:
+        info = self._seat(seat)
+        return SeatInfo(info.spec.name, info.spec.bot, info.present,
+                        info.spec.bot is None and self._standing_in(info), info.handed)
+
+    def seats(self) -> list[SeatInfo]:
+        return [self.seat(index) for index in range(self.players)]
+
+    def people(self) -> list[int]:
+        """The person seats."""
+        return [index for index, seat in enumerate(self._seats) if seat.spec.bot is None]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The position as ``seat`` sees it (``None``: a spectator)."""
+        return self.game.view(seat if seat is not None and 0 <= seat < self.players else None)
+
+    def legal_moves(self, seat: int | None) -> list[Move]:
+        """``seat``'s legal moves now (none between rounds or for a spectator)."""
+        if seat is None or not 0 <= seat < self.players or self.status != PLAYING:
+            return []
+        return self.game.legal_moves(seat)
+
+    @property
+    def event_count(self) -> int:
+        """Events logged in the whole match (a front end keeps its place with it)."""
+        return len(self._log)
+
+    def feed(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """The match's events from number ``start`` as ``seat`` may see them
+        (``Event.for_seat``; ``None``: a spectator)."""
+        return [event.for_seat(seat) for _round, event in self._log[max(0, start):]]
+
+    def feed_rounds(self, seat: int | None, start: int = 0) -> list[tuple[int, dict[str, Any]]]:
+        """Like :meth:`feed`, each event with the number of the round it belongs to."""
+        return [(number, event.for_seat(seat)) for number, event in self._log[max(0, start):]]
+
+    def turn_remaining(self) -> float | None:
+        """Seconds left on the turn timer (``None``: no timer runs now). Shown as a countdown;
+        at 0 a stand-in makes the move."""
+        timer = self.settings.turn_timer
+        if timer is None or self.status != PLAYING:
+            return None
+        info = self._seats[self.game.turn]
+        if info.spec.bot is not None or self._standing_in(info):
+            return None
+        return max(0.0, timer - (self.now - self._turn_since))
+
+    def next_round_remaining(self) -> float | None:
+        """Seconds left before the next round is dealt anyway (``None``: no countdown)."""
+        countdown = self.settings.next_round_countdown
+        if countdown is None or self.status != ROUND_OVER:
+            return None
+        return max(0.0, countdown - (self.now - self._round_over_at))
+
+    def wake_at(self) -> float | None:
+        """The next table time at which :meth:`next_step` may change with no one doing
+        anything (a grace, the turn timer or the scoreboard's countdown ends); ``None``:
+        nothing is due. What is due already, :meth:`next_step` gives now."""
+        times: list[float] = []
+        status = self.status
+        if status == PLAYING:
+            for info in self._seats:
+                if info.spec.bot is None and not self._standing_in(info) \
+                        and info.gone_since is not None:
+                    times.append(info.gone_since + self.settings.grace)
+            remaining = self.turn_remaining()
+            if remaining is not None:
+                times.append(self.now + remaining)
+        elif status == ROUND_OVER:
+            remaining = self.next_round_remaining()
+            if remaining is not None:
+                times.append(self.now + remaining)
+        future = [moment for moment in times if moment > self.now]
+        return min(future) if future else None
+
+    # ------------------------------------------------------------------ the front end reports
+
+    def advance(self, seconds: float) -> None:
+        """``seconds`` of the front end's time have passed."""
+        if seconds > 0:
+            self.now += seconds
+
+    def set_present(self, seat: int, present: bool) -> None:
+        """A person connected (``True``) or went away (``False``).
+
+        Back: the seat is theirs again (a bot standing in leaves). Away: after
+        ``settings.grace`` a bot stands in; if they were the host, the host role passes to
+        the next connected person.
+        """
+        info = self._seat(seat)
+        if info.spec.bot is not None:
+            raise TableError("bad_seat", "a bot's seat has no person to come or go")
+        if present == info.present:
+            return
+        info.present = present
+        if present:
+            info.gone_since = None
+            info.handed = False
+            info.stand_in = None
+            self._bots_changed()
+        else:
+            info.gone_since = self.now
+            if seat == self.host:
+                self._pass_host(seat)
+
+    def hand_to_bot(self, by: int | None, seat: int) -> None:
+        """The host gives a disconnected person's seat to a bot now (until they return)."""
+        if by is None or by != self.host:
+            raise TableError("not_host", "only the host may hand a seat to a bot")
+        info = self._seat(seat)
+        if info.spec.bot is not None:
+            raise TableError("bad_seat", "a bot already plays this seat")
+        if info.present:
+            raise TableError("present", "this player is connected")
+        info.handed = True
+
+    def seat_to_bot(self, seat: int, level: str) -> None:
+        """A person's seat becomes a bot's for good (the host removed the person)."""
+        info = self._seat(seat)
+        if info.spec.bot is not None:
+            raise TableError("bad_seat", "a bot already plays this seat")
+        bot = make_bot(level, derived_seed(self.seed, seat, "bot", "replaced"))
+        info.spec = SeatSpec(info.spec.name, level)
+        info.bot = bot
+        info.stand_in = None
+        info.present = True
+        info.gone_since = None
+        info.handed = False
+        self.ready.discard(seat)
+        self._new_round(seat, bot)
+        self._bots_changed()
+        if seat == self.host:
+            self.host = None
+            self._pass_host(seat)
+
+    def press_next(self, seat: int | None) -> None:
+        """A person pressed "next round" on the scoreboard (it closes only for them)."""
+        if seat is None or not 0 <= seat < self.players or self._seats[seat].spec.bot:
+            raise TableError("bad_seat", "only a person at the table presses next round")
+        if self.status != ROUND_OVER:
+            raise TableError("not_over", "the round is not over")
+        self.ready.add(seat)
+
+    # ------------------------------------------------------------------ moves
+
+    def check(self, seat: int | None, move: Move | str) -> Move:
+        """``seat``'s move if it is legal now; raises :class:`TableError` and changes nothing
+        otherwise (a front end stores the move between :meth:`check` and :meth:`play`)."""
+        if seat is None or not 0 <= seat < self.players:
+            raise TableError("bad_seat", "only a seated player moves")
+        if self.status != PLAYING:
+            raise TableError("not_playing", "the round is over")
+        try:
+            parsed = Move.parse(move) if isinstance(move, str) else move
+            if parsed not in self.game.legal_moves(seat):
+                raise IllegalMoveError(self.game.explain_illegal(seat, parsed))
+        except (NotationError, IllegalMoveError) as error:
+            raise TableError("illegal", str(error)) from None
+        return parsed
+
+    def play(self, seat: int | None, move: Move | str) -> list[Event]:
+        """Apply a person's move (or a stored move being replayed); returns its events."""
+        checked = self.check(seat, move)
+        assert seat is not None
+        return self._push(seat, checked, stand_in=False)
+
+    def next_step(self) -> Step:
+        """What the table wants done now: a bot's decision, dealing the next round, or
+        nothing (``None``: wait for a person, for :meth:`wake_at`, or for the request
+        already handed out)."""
+        if self._out is not None:
+            return None
+        game = self.game
+        status = PLAYING if game.winner is None else self.status
+        if status == ROUND_OVER:
+            reason = self._deal_reason()
+            return NextRound(self.version, reason) if reason else None
+        if status != PLAYING:
+            return None
+        for seat in self._window:
+            if seat in self._asked:
+                continue
+            bot = self._driver(seat, on_turn=False)
+            if bot is None:
+                continue
+            legal = game.legal_moves(seat)
+            if not legal:
+                self._asked.add(seat)
+                continue
+            return self._hand_out(seat, bot, legal, on_turn=False)
+        seat = game.turn
+        bot = self._driver(seat, on_turn=True)
+        if bot is None:
+            return None
+        return self._hand_out(seat, bot, game.legal_moves(seat), on_turn=True)
+
+    def resolve(self, request: DecisionRequest, move: Move | None,
+                error: BaseException | None = None) -> BotPlay | None:
+        """The answer to ``request`` (the bot's move, or the exception it raised).
+
+        Returns the move to apply, or ``None`` when there is none: the position moved on
+        (stale), the seat's driver changed, or an off-turn bot passed. A bad answer on its
+        turn (an exception, ``None``, an illegal move) is logged in :attr:`bot_failures` and
+        replaced by a legal turn move; off turn it is logged and dropped.
+        """
+        if request is not self._out:
+            raise TableError("stale", "this request is not the one handed out")
+        self.cancel(request)
+        seat = request.seat
+        if request.version != self.version or self.game.winner is not None \
+                or self._driver(seat, request.on_turn) is not request.bot:
+            return None
+        failure: str | None = None
+        if error is not None:
+            failure = f"failed: {error!r}"[:300]
+        elif move is None:
+            failure = "no move on its turn" if request.on_turn else None
+        elif not isinstance(move, Move) or move not in request.legal:
+            failure = f"illegal move {move!s}"[:300]
+        if not request.on_turn:
+            self._asked.add(seat)
+            if failure is not None:
+                self._fail(request, failure, None)
+                return None
+            if move is None:
+                return None
+        if failure is not None:
+            move = next(m for m in request.legal if m.kind in TURN_KINDS)
+            self._fail(request, failure, move)
+        assert move is not None
+        return BotPlay(seat, move, request.version, request.stand_in, failure)
+
+    def cancel(self, request: DecisionRequest) -> None:
+        """Take back a request the front end will not run after all (it is asked again)."""
+        if request is self._out:
+            self._out = None
+            waiting, self._waiting = self._waiting, []
+            for call in waiting:
+                call()
+
+    @property
+    def outstanding(self) -> DecisionRequest | None:
+        """The request handed out and not yet resolved (or cancelled)."""
+        return self._out
+
+    def apply(self, play: BotPlay) -> list[Event]:
+        """Apply a bot's move from :meth:`resolve`; returns its events (with the
+        ``stand_in_move`` marker first for a stand-in)."""
+        if play.version != self.version:
+            raise TableError("stale", f"the position has moved on (version {self.version})")
+        return self._push(play.seat, play.move, play.stand_in)
+
+    def next_round(self) -> list[Event]:
+        """Deal the next round (when :meth:`next_step` says so, or replaying a log)."""
+        if self.status != ROUND_OVER:
+            raise TableError("not_over" if self.status == PLAYING else "over",
+                             "no round to deal now")
+        events = self.game.next_round()
+        self.version += 1
+        self.round += 1
+        self.ready.clear()
+        self._turn_since = self.now
+        for index, info in enumerate(self._seats):
+            for bot in (info.bot, info.stand_in):
+                if bot is not None:
+                    self._new_round(index, bot)
+        self._record(events)
+        self._open()
+        return events
+
+    # ------------------------------------------------------------------ inside
+
+    def _seat(self, seat: int) -> _Seat:
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise TableError("bad_seat", f"no seat {seat!r} at this table")
+        return self._seats[seat]
+
+    def _standing_in(self, info: _Seat) -> bool:
+        """A bot stands in for this person: handed over, or gone past the grace."""
+        if info.present:
+            return False
+        gone = info.gone_since if info.gone_since is not None else self.now
+        return info.handed or self.now - gone >= self.settings.grace
+
+    def _driver(self, seat: int, on_turn: bool) -> Bot | None:
+        """The bot that plays ``seat`` now, or ``None`` if a person is to."""
+        info = self._seats[seat]
+        if info.bot is not None:
+            return info.bot
+        timed_out = on_turn and self.settings.turn_timer is not None \
+            and self.now - self._turn_since >= self.settings.turn_timer
+        if not (timed_out or self._standing_in(info)):
+            return None
+        if info.stand_in is None:
+            info.stand_ins += 1
+            info.stand_in = make_bot(self.settings.stand_in_level,
+                                     derived_seed(self.seed, seat, "stand_in", info.stand_ins))
+            self._new_round(seat, info.stand_in)
+            self._bots_changed()
+        return info.stand_in
+
+    def _hand_out(self, seat: int, bot: Bot, legal: list[Move], on_turn: bool) -> DecisionRequest:
+        stand_in = self._seats[seat].bot is None
+        request = DecisionRequest(seat, self.version, self.game.view(seat), tuple(legal), bot,
+                                  on_turn, stand_in, self._opened,
+                                  0.0 if on_turn else bot.reaction_delay)
+        self._out = request
+        return request
+
+    def _tell(self, bot: Bot, call: Callable[[], None]) -> None:
+        """Call into a bot now, or once it has answered the request handed out to it."""
+        if self._out is not None and self._out.bot is bot:
+            self._waiting.append(call)
+        else:
+            call()
+
+    def _new_round(self, seat: int, bot: Bot) -> None:
+        view = self.game.view(seat)
+        rules = self.game.rules
+        self._tell(bot, lambda: bot.new_round(seat, view, rules))
+
+    def _record(self, events: Sequence[Event]) -> None:
+        number = self.round
+        self._log.extend([(number, event) for event in events])
+        for event in events:
+            if event.type == "round_over":
+                self.results.append({"winner": event.public["winner"],
+                                     "points": event.public["points"],
+                                     "scores": event.public["scores"]})
+                self._round_over_at = self.now
+            if event.type in TABLE_EVENT_KINDS:
+                continue
+            busy = self._out.bot if self._out is not None else None
+            for index, bot in self._listeners:
+                if bot is busy:  # it thinks elsewhere: it hears this once it has answered
+                    self._waiting.append(functools.partial(bot.observe, event.for_seat(index)))
+                else:
+                    bot.observe(event.for_seat(index))
+
+    def _push(self, seat: int, move: Move, stand_in: bool) -> list[Event]:
+        turn = self.game.turn
+        events = self.game.push(seat, move)
+        if stand_in:
+            events.insert(0, Event(STAND_IN_MOVE, {"seat": seat,
+                                                   "name": self._seats[seat].spec.name}))
+        self.version += 1
+        if seat == turn or self.game.turn != turn:
+            self._turn_since = self.now
+        self._record(events)
+        self._open()
+        return events
+
+    def _open(self) -> None:
+        """A new position: the off-turn reactions are offered afresh, in the table's order."""
+        self._opened = self.now
+        self._asked = set()
+        if self.game.winner is not None:
+            self._window = []
+            return
+        self._window = reaction_order(self.game, self._delays, self._jitter)
+
+    def _bots_changed(self) -> None:
+        """A stand-in came or went: who hears the events, and the reaction delays."""
+        self._listeners = [(index, bot) for index, info in enumerate(self._seats)
+                           for bot in (info.bot, info.stand_in) if bot is not None]
+        self._delays = [0.0] * self.players
+        for index, bot in self._listeners:
+            self._delays[index] = bot.reaction_delay
+
+    def _fail(self, request: DecisionRequest, reason: str, replaced: Move | None) -> None:
+        self.bot_failures.append(BotFailure(request.seat, request.bot.level, request.version,
+                                            request.on_turn, reason,
+                                            None if replaced is None else replaced.text))
+
+    def _deal_reason(self) -> str:
+        waiting = [index for index, info in enumerate(self._seats)
+                   if info.spec.bot is None and info.present]
+        if not waiting:
+            return "nobody"
+        if all(index in self.ready for index in waiting):
+            return "ready"
+        if self.next_round_remaining() == 0.0:
+            return "countdown"
+        return ""
+
+    def _pass_host(self, leaving: int) -> None:
+        for step in range(1, self.players):
+            index = (leaving + step) % self.players
+            info = self._seats[index]
+            if info.spec.bot is None and info.present:
+                self.host = index
+                return
+
+
+__all__ = ["Table"]
