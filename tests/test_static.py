@@ -22,8 +22,7 @@ def test_ruff_is_clean() -> None:
 
 
 def test_mypy_strict_on_the_package() -> None:
-    # tui is left out while it is rewritten on the Table layer (issue 8); it comes back then
-    result = run("mypy", "--strict", "src/unogame", "--exclude", "src/unogame/tui/")
+    result = run("mypy", "--strict", "src/unogame")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -1,36 +1,42 @@
-"""A match as the terminal plays it: the game, who sits where, the bots and the events.
+"""A match as the terminal plays it: a :class:`~unogame.table.Table` and the terminal's
+choices around it (names, language, how fast the bots play).
 
-No Textual here: the app drives a :class:`Match` and asks it what to show. Seats are
-humans or bots; bots are fed only ``Event.for_seat`` of their seat and choose from their
-own view and legal moves (``bots/base.py``). The log keeps the engine's events, so every
-reader gets them through ``Event.for_seat`` (the hidden information rule).
+No Textual here. The table decides who is asked what and in which order (off-turn
+reactions first, then the turn; the same for a seed in ``uno sim`` and ``uno serve``),
+applies its policy to a failing bot and says when the next round is dealt; the app only
+chooses *when* to run each bot request (its pace) and runs it in a worker thread. Every
+event reaches a reader through ``Event.for_seat`` (the table's feeds).
 
->>> from unogame.engine import Rules
 >>> match = Match(MatchConfig(seats=[SeatConfig("Ann"), SeatConfig("Bot", "random")],
 ...                           seed=3))
 >>> match.humans, match.bot_seats
 ([0], [1])
 >>> while not match.game.is_round_over:
-...     seat = match.game.turn
-...     if seat in match.bots:
-...         _ = match.bot_turn(seat)
+...     step = match.table.next_step()
+...     if isinstance(step, DecisionRequest):
+...         play = match.table.resolve(step, *step.decide())
+...         if play is not None:
+...             _ = match.table.apply(play)
 ...     else:
-...         _ = match.push(seat, match.game.legal_moves(seat)[0])
+...         _ = match.push(0, match.game.legal_moves(0)[0])
 >>> match.game.winner in (0, 1)
 True
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import BOT_LEVELS, Bot, make_bot
-from ..engine import Event, Game, IllegalMoveError, Move, Rules
-from ..engine.moves import TURN_KINDS
+from ..bots import BOT_LEVELS, Bot
+from ..engine import Event, Game, Move, Rules
+from ..table import DecisionRequest, SeatSpec, Table, TableError, TableSettings
 
-LOG_SIZE = 200
-"""Events kept for the log panel."""
+OWN_TURN_EVENTS = frozenset({"play", "draw", "pass", "accept", "challenge", "color"})
+"""Events of a seat's own turn moves (a draw for a reason other than the turn is not)."""
+TUI_SETTINGS = TableSettings(next_round_countdown=None)
+"""At one keyboard everybody is present; the scoreboard stays until it is closed."""
 
 
 @dataclass(frozen=True)
@@ -66,128 +72,80 @@ class MatchConfig:
 
 
 class Match:
-    """The game, its bots and its event log."""
+    """The table of one match, and what the terminal reads from it.
 
-    def __init__(self, config: MatchConfig, game: Game | None = None) -> None:
+    ``bots``: bot objects for some bot seats (default: the table makes them from the
+    seats' levels and the seed).
+    """
+
+    def __init__(self, config: MatchConfig, game: Game | None = None,
+                 bots: Mapping[int, Bot] | None = None) -> None:
         config.check()
         self.config = config
-        self.game = game if game is not None else Game.new(
-            len(config.seats), config.rules, config.seed)
-        if self.game.players != len(config.seats):
-            raise ValueError("the game and the configuration disagree on the players")
-        self.names = [seat.name for seat in config.seats]
-        self.humans = [i for i, seat in enumerate(config.seats) if seat.level is None]
-        self.bots: dict[int, Bot] = {
-            i: make_bot(seat.level, seed=config.seed * 101 + i)
-            for i, seat in enumerate(config.seats) if seat.level is not None
-        }
-        self.bot_errors: list[str] = []
-        """Failures of bots (their move was replaced by a legal one), for the screen."""
-        self.events: list[tuple[int, Event]] = []
-        """The latest events with the round they belong to."""
-        self.round = 1
-        self._start_bots()
-        game = self.game
-        if game.winner is None and game.top_card is not None:  # Game.new gives no event
-            self._record([Event("deal", {"dealer": game.dealer, "top": game.top_card,
-                                         "turn": game.turn, "direction": game.direction})])
+        self.table = Table([SeatSpec(seat.name, seat.level) for seat in config.seats],
+                           config.rules, config.seed, TUI_SETTINGS, game=game, bots=bots)
+        self.game = self.table.game
+        self.names = self.table.names
+        self.humans = self.table.people()
+        self.bot_seats = [seat for seat in range(self.game.players) if seat not in self.humans]
+        self._failures_told = 0
 
     @property
-    def bot_seats(self) -> list[int]:
-        return sorted(self.bots)
+    def round(self) -> int:
+        return self.table.round
 
-    def reaction_delay(self, seat: int) -> float:
-        """Seconds before the bot at ``seat`` may make an off-turn move."""
-        if self.config.reaction_delay is not None:
-            return self.config.reaction_delay
-        return self.bots[seat].reaction_delay
-
-    def _start_bots(self) -> None:
-        for seat, bot in self.bots.items():
-            bot.new_round(seat, self.game.view(seat), self.game.rules)
-
-    def _record(self, events: list[Event]) -> None:
-        self.events.extend((self.round, event) for event in events)
-        del self.events[:-LOG_SIZE]
-        for seat, bot in self.bots.items():
-            for event in events:
-                bot.observe(event.for_seat(seat))
+    @property
+    def version(self) -> int:
+        """Grows with every move and deal."""
+        return self.table.version
 
     def push(self, seat: int, move: Move | str) -> list[Event]:
-        """Apply a move (raises :class:`IllegalMoveError`, changing nothing, if refused)."""
-        events = self.game.push(seat, move)
-        self._record(events)
-        return events
+        """A person's move (raises :class:`~unogame.table.TableError`, changing nothing,
+        if refused)."""
+        return self.table.play(seat, move)
 
-    def log_for(self, seat: int | None, count: int) -> list[dict[str, Any]]:
-        """The last ``count`` events as ``seat`` may see them, each with its ``round``."""
-        if count <= 0:
-            return []
-        return [{**event.for_seat(seat), "round": number}
-                for number, event in self.events[-count:]]
+    def pace(self, request: DecisionRequest) -> float:
+        """Seconds after its position appeared before ``request`` is run, so that people
+        can follow the play and react first (a bot's turn move closes the catch window,
+        D1, and the table offers it only after the reactions)."""
+        if request.on_turn:
+            return self.config.bot_delay
+        if self.config.reaction_delay is not None:
+            return self.config.reaction_delay
+        return request.delay
+
+    def new_failures(self) -> list[str]:
+        """Bot failures not told yet, as "NAME: what went wrong" (the table replaced the
+        move: a legal turn move, or nothing off turn)."""
+        failures = self.table.bot_failures[self._failures_told:]
+        self._failures_told = len(self.table.bot_failures)
+        return [f"{self.names[failure.seat]}: {failure.reason}" for failure in failures]
+
+    def scoreboard_closed(self) -> None:
+        """Everybody at the keyboard pressed "next round"."""
+        for seat in self.humans:
+            self.table.press_next(seat)
+
+    def log_for(self, seat: int | None, round_number: int | None = None) -> list[dict[str, Any]]:
+        """The events of a round (default: the current one) as ``seat`` may see them."""
+        number = self.round if round_number is None else round_number
+        return [{**event, "round": of} for of, event in self.table.feed_rounds(seat)
+                if of == number]
+
+    def events_since_turn(self, seat: int, viewer: int | None) -> list[dict[str, Any]]:
+        """This round's events since ``seat``'s last turn move, as ``viewer`` may see them."""
+        events = self.log_for(viewer)
+        start = 0
+        for index, event in enumerate(events):
+            if (event.get("seat") == seat and event["type"] in OWN_TURN_EVENTS
+                    and event.get("reason", "turn") == "turn"):
+                start = index + 1
+        return events[start:]
 
     def last_event(self, kind: str, seat: int | None) -> dict[str, Any] | None:
         """The latest event of type ``kind`` as ``seat`` may see it."""
-        for _number, event in reversed(self.events):
-            if event.type == kind:
-                return event.for_seat(seat)
-        return None
-
-    def bot_turn(self, seat: int) -> Move | None:
-        """The bot at ``seat`` makes its move on its turn; ``None`` if it has nothing to do.
-
-        A bot that answers nothing, something illegal, or fails on its turn gets its first
-        legal turn move instead, so a faulty bot cannot stall the table.
-        """
-        legal = self._bot_legal_moves(seat, on_turn=True)
-        if not legal:
-            return None
-        move = self._ask_bot(seat, legal)
-        if move is None or move not in legal:
-            move = next(m for m in legal if m.kind in TURN_KINDS)
-        self.push(seat, move)
-        return move
-
-    def bot_reaction(self, seat: int) -> Move | None:
-        """The bot at ``seat``, off its turn, may say UNO, catch or jump in."""
-        legal = self._bot_legal_moves(seat, on_turn=False)
-        if not legal:
-            return None
-        move = self._ask_bot(seat, legal)
-        if move is None or move not in legal:
-            return None
-        self.push(seat, move)
-        return move
-
-    def _bot_legal_moves(self, seat: int, on_turn: bool) -> list[Move]:
-        """The legal moves of the bot at ``seat``, if it is (or is not) its turn."""
-        game = self.game
-        if seat not in self.bots or game.is_round_over or (game.turn == seat) != on_turn:
-            return []
-        return game.legal_moves(seat)
-
-    def _ask_bot(self, seat: int, legal: list[Move]) -> Move | None:
-        """The bot's choice; a bot that fails is noted in ``bot_errors`` and passes."""
-        try:
-            return self.bots[seat].choose(self.game.view(seat), legal)
-        except Exception as error:  # a faulty bot must not end the match
-            self.bot_errors.append(f"{self.names[seat]}: {error!r}")
-            return None
-
-    def bots_off_turn(self) -> list[int]:
-        """Bot seats that are not to act but have a legal move (UNO, catch, jump-in)."""
-        game = self.game
-        if game.is_round_over:
-            return []
-        return [seat for seat in self.bot_seats
-                if seat != game.turn and game.legal_moves(seat)]
-
-    def next_round(self) -> None:
-        """Deal the next round (R7.4)."""
-        events = self.game.next_round()
-        self.round += 1
-        self._start_bots()
-        self._record(events)
+        events: list[dict[str, Any]] = self.table.feed(seat)
+        return next((event for event in reversed(events) if event["type"] == kind), None)
 
 
-__all__ = ["IllegalMoveError", "Match", "MatchConfig", "SeatConfig"]
+__all__ = ["Match", "MatchConfig", "SeatConfig", "TableError"]

@@ -1,0 +1,408 @@
+"""The table: players, top card, the round's log, the hand at the keyboard, its keys.
+
+Only ever drawn from ``game.view(viewer)`` of the seat at the keyboard, that seat's legal
+moves and the events as that seat may see them: what a seat may not know is never on
+the screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from ...engine import Move
+from ...engine.moves import (
+    ACCEPT,
+    CATCH,
+    CHALLENGE,
+    COLOR,
+    DRAW,
+    PASS,
+    PLAY,
+    SEAT_PURPOSE,
+    SWAP_SEAT,
+    UNO,
+)
+from ..cards import COLOR_SYMBOLS, card_label, card_text, color_text, sort_key
+from ..widgets import HandView, LogView
+from .base import UnoScreen
+from .choice import ChoiceScreen
+from .help import HelpScreen
+
+COLOR_LETTERS = ("R", "Y", "G", "B")
+UNO_MOVE = Move.make(UNO)
+
+
+class GameScreen(UnoScreen[None]):
+    """The match at the keyboard."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "cursor(-1)", show=False),
+        Binding("right", "cursor(1)", show=False),
+        Binding("home", "cursor_to(0)", show=False),
+        Binding("end", "cursor_to(-1)", show=False),
+        Binding("enter,space", "play", show=False),
+        Binding("d", "draw", show=False),
+        Binding("k", "keep", show=False),
+        Binding("u", "uno", show=False),
+        Binding("c", "catch", show=False),
+        Binding("h", "challenge", show=False),
+        Binding("a", "accept", show=False),
+        Binding("pageup", "log_page(-1)", show=False),
+        Binding("pagedown", "log_page(1)", show=False),
+        Binding("question_mark,f1", "help", show=False),
+    ]
+    message: reactive[str] = reactive("")
+    """A one-off line over the prompt ("not possible now"), cleared by the next move."""
+    uno_armed: reactive[bool] = reactive(False)
+    """The person pressed U before their second-last card: UNO goes with the play."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.choosing = False
+        """A choice dialog of this screen is open."""
+        self._last_drawn: str | None = None
+
+    def content(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="top"):
+            yield Static(id="players")
+            yield Static(id="table")
+        yield LogView(id="log")
+        yield HandView(id="hand")
+        yield Static(id="prompt")
+
+    @property
+    def hand(self) -> HandView:
+        return self.query_one("#hand", HandView)
+
+    def watch_message(self) -> None:
+        self._relabel()
+
+    def watch_uno_armed(self) -> None:
+        self._relabel()
+
+    # -- what the keyboard's seat sees
+
+    def _view(self) -> dict[str, Any] | None:
+        match = self.uno.match
+        return None if match is None else match.game.view(self.uno.viewer)
+
+    def legal(self) -> list[Move]:
+        match, viewer = self.uno.match, self.uno.viewer
+        return [] if match is None or viewer is None else match.game.legal_moves(viewer)
+
+    def redraw(self) -> None:
+        view = self._view()
+        if view is None:
+            return
+        legal = self.legal()
+        viewer = self.uno.viewer
+        if self.uno_armed and not any(m.kind == PLAY and m.uno for m in legal):
+            self.uno_armed = False
+        self._draw_status(view)
+        players = self._players_text(view)
+        table = self._table_text(view)
+        self.query_one("#players", Static).update(players)
+        self.query_one("#table", Static).update(table)
+        rows = max(len(players.plain.splitlines()), len(table.plain.splitlines()))
+        self.query_one("#top").styles.height = rows + 2
+        self.query_one("#players").border_title = self.t("tui.players")
+        self.query_one("#table").border_title = self.t("tui.table")
+        self._draw_log()
+        self._draw_hand(view, legal)
+        self.query_one("#prompt", Static).update(self._prompt(view, legal))
+        if viewer is not None and any(m.kind == COLOR for m in legal) and not self.choosing:
+            self.call_later(self._choose_first_color)
+
+    def _draw_status(self, view: dict[str, Any]) -> None:
+        match = self.uno.match
+        assert match is not None
+        target = match.config.rules.target_score
+        if view["winner"] is None:
+            status = self.t("tui.status", round=match.round, target=target,
+                            direction=self._direction(view),
+                            name=self.words.seat_name(view["turn"]))
+        else:
+            status = self.t("tui.status.over", round=match.round, target=target)
+        self.query_one("#status", Static).update(Text(status, style="bold"))
+
+    def _direction(self, view: dict[str, Any]) -> str:
+        return self.t("tui.direction.cw" if view["direction"] == 1 else "tui.direction.ccw")
+
+    def _players_text(self, view: dict[str, Any]) -> Text:
+        players = Text(no_wrap=True)
+        for seat in range(view["players"]):
+            held = view["hands"][seat]
+            count = len(held) if isinstance(held, list) else held
+            turn = seat == view["turn"] and view["winner"] is None
+            flags = ""
+            if seat in view["uno"]:
+                flags = self.t("tui.players.uno")
+            elif seat in view["catchable"]:
+                flags = self.t("tui.players.catchable")
+            style = "bold reverse" if turn else ("bold" if seat == self.uno.viewer else "")
+            name_text = Text(self.words.seat_name(seat), style=style)
+            name_text.truncate(9, overflow="ellipsis", pad=True)
+            flags_text = Text(flags, style="bold")
+            flags_text.truncate(5, pad=True)
+            cell = Text.assemble(str(seat), ("▶" if turn else " ", "bold"), name_text,
+                                 f"{count:>3} ", flags_text, f"{view['scores'][seat]:>4}")
+            if seat:
+                players.append("\n" if seat % 2 == 0 else "  ")
+            players.append(cell)
+        return players
+
+    def _table_text(self, view: dict[str, Any]) -> Text:
+        t = self.t
+        top = view["discard_pile"][0] if view["discard_pile"] else None
+        table = Text(no_wrap=True, overflow="ellipsis")
+        table.append(f"{t('tui.table.top')}: ")
+        table.append_text(card_text(top) if top else Text("-"))
+        table.append(f"\n{t('tui.table.color')}: ")
+        if view["color"]:
+            table.append_text(color_text(view["color"], self.words.color_name(view["color"])))
+        else:
+            table.append(t("tui.table.color_none"))
+        table.append(f"\n{t('tui.table.draw')}: {view['draw_pile']}\n{self._direction(view)}")
+        pending = view["pending"]
+        if pending and pending["kind"] != "color":  # the colour line says "to choose"
+            kind = pending["kind"]
+            if kind == "challenge":
+                line = t("tui.table.pending.challenge",
+                         name=self.words.seat_name(pending["by"]))
+            elif kind == "stack":
+                line = t("tui.table.pending.stack", amount=pending["amount"])
+            else:
+                line = t(f"tui.table.pending.{kind}", name=self.words.seat_name(view["turn"]))
+            table.append(f"\n{line}", style="bold")
+        return table
+
+    def _draw_log(self) -> None:
+        match = self.uno.match
+        assert match is not None
+        log = self.query_one("#log", LogView)
+        log.border_title = self.t("tui.log")
+        log.show([line for event in match.log_for(self.uno.viewer)
+                  if (line := self.words.event_line(event)) is not None])
+
+    def _draw_hand(self, view: dict[str, Any], legal: list[Move]) -> None:
+        match = self.uno.match
+        assert match is not None
+        hand = self.hand
+        viewer = self.uno.viewer
+        if viewer is None:
+            hand.cards = ()
+            hand.notice = self.t("tui.hand.watching" if not match.humans else "tui.hand.hidden")
+            hand.border_title = ""
+            return
+        cards = view["hands"][viewer]
+        hand.notice = ""
+        hand.cards = tuple(sorted(cards, key=sort_key))
+        hand.playable = frozenset(str(m.card_code) for m in legal if m.kind == PLAY)
+        pending = view["pending"]
+        drawn = pending.get("card") if pending and pending["kind"] == "drawn" else None
+        if drawn is not None and drawn != self._last_drawn:
+            hand.choose(drawn)
+        self._last_drawn = drawn
+        hand.border_title = self.t("tui.hand", name=self.words.seat_name(viewer),
+                                   count=len(cards))
+
+    def _prompt(self, view: dict[str, Any], legal: list[Move]) -> Text:
+        first = self._prompt_line(view, legal)
+        if self.message:
+            text = Text(self.message, style="bold reverse")
+            text.append("\n" + first)
+            return text
+        t = self.t
+        extras: list[str] = []
+        if any(m.kind == UNO for m in legal):
+            extras.append(t("tui.keys.uno"))
+        elif self.uno_armed:
+            extras.append(t("tui.keys.uno_armed"))
+        elif any(m.kind == PLAY and m.uno for m in legal):
+            extras.append(t("tui.keys.uno_arm"))
+        catches = [m.target for m in legal if m.kind == CATCH]
+        if catches:
+            extras.append(t("tui.keys.catch",
+                            names=", ".join(self.words.seat_name(s) for s in catches)))
+        extras.append(t("tui.keys.general"))
+        text = Text(first, style="bold")
+        text.append("\n" + " · ".join(extras))
+        return text
+
+    def _prompt_line(self, view: dict[str, Any], legal: list[Move]) -> str:
+        t = self.t
+        viewer = self.uno.viewer
+        pending = view["pending"]
+        match = self.uno.match
+        assert match is not None
+        if view["winner"] is not None:
+            return t("tui.status.over", round=match.round,
+                     target=match.config.rules.target_score)
+        if viewer is None or view["turn"] != viewer:
+            line = t("tui.keys.wait", name=self.words.seat_name(view["turn"]))
+            jump = [m.card_code for m in legal if m.kind == PLAY]
+            if jump:
+                line += " · " + t("tui.keys.jump_in", card=card_label(str(jump[0])))
+            return line
+        kind = pending["kind"] if pending else None
+        if kind == "drawn":
+            must = not any(m.kind == PASS for m in legal)
+            return t("tui.keys.drawn_must" if must else "tui.keys.drawn",
+                     card=card_label(pending["card"]))
+        if kind == "challenge":
+            stack = any(m.kind == PLAY for m in legal)
+            return t("tui.keys.challenge_stack" if stack else "tui.keys.challenge",
+                     name=self.words.seat_name(pending["by"]))
+        if kind == "stack":
+            return t("tui.keys.stack", amount=pending["amount"])
+        if kind == "color":
+            return t("tui.keys.color")
+        return t("tui.keys.your_turn")
+
+    # -- actions
+
+    def action_cursor(self, step: int) -> None:
+        self.hand.move(step)
+
+    def action_cursor_to(self, index: int) -> None:
+        self.hand.cursor = index
+
+    def action_log_page(self, pages: int) -> None:
+        log = self.query_one("#log", LogView)
+        if pages < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
+
+    def _do(self, kind: int) -> None:
+        for move in self.legal():
+            if move.kind == kind:
+                self.uno.human_move(move)
+                return
+        self.refuse()
+
+    def refuse(self, text: str | None = None) -> None:
+        self.message = text or self.t("tui.msg.not_legal")
+
+    def action_draw(self) -> None:
+        self._do(DRAW)
+
+    def action_keep(self) -> None:
+        self._do(PASS)
+
+    def action_challenge(self) -> None:
+        self._do(CHALLENGE)
+
+    def action_accept(self) -> None:
+        self._do(ACCEPT)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_uno(self) -> None:
+        legal = self.legal()
+        if UNO_MOVE in legal:
+            self.uno.human_move(UNO_MOVE)
+        elif any(m.kind == PLAY and m.uno for m in legal):
+            self.uno_armed = not self.uno_armed
+        else:
+            self.refuse()
+
+    def action_catch(self) -> None:
+        targets = [m.target for m in self.legal() if m.kind == CATCH]
+        if not targets:
+            self.refuse()
+        elif len(targets) == 1:
+            self.uno.human_move(Move.make(CATCH, target=targets[0]))
+        else:
+            self.ask(self.t("tui.choice.catch"), self._seat_options(targets),
+                     lambda seat: self.uno.human_move(Move.make(CATCH, target=int(seat))))
+
+    def action_play(self) -> None:
+        code = self.hand.chosen
+        if code is None or self.uno.viewer is None:
+            self.refuse()
+            return
+        plays = [m for m in self.legal() if m.kind == PLAY and m.card_code == code]
+        if not plays:
+            self.refuse(self.t("tui.msg.not_playable", card=card_label(code)))
+            return
+        self._narrow(plays)
+
+    def _narrow(self, plays: list[Move]) -> None:
+        """Ask for what tells the candidate plays apart: colour, seat, colour argument."""
+        colors = sorted({m.color for m in plays})
+        if len(colors) > 1:
+            self.ask(self.t("tui.choice.color"), self._color_options(colors),
+                     lambda c: self._narrow([m for m in plays if m.color == int(c)]))
+            return
+        targets = sorted({m.target for m in plays})
+        if len(targets) > 1:
+            swap = SEAT_PURPOSE.get(plays[0].card_code or "") == SWAP_SEAT
+            title = self.t("tui.choice.swap" if swap else "tui.choice.seat")
+            self.ask(title, self._seat_options(targets),
+                     lambda s: self._narrow([m for m in plays if m.target == int(s)]))
+            return
+        args = sorted({m.arg for m in plays})
+        if len(args) > 1:
+            self.ask(self.t("tui.choice.discard_color"), self._color_options(args),
+                     lambda c: self._narrow([m for m in plays if m.arg == int(c)]))
+            return
+        with_uno = [m for m in plays if m.uno]
+        without = [m for m in plays if not m.uno]
+        move = (with_uno or without)[0] if self.uno_armed else (without or with_uno)[0]
+        self.uno_armed = False
+        if move in self.legal():
+            self.uno.human_move(move)
+        else:
+            self.refuse(self.t("tui.msg.changed"))
+
+    def _choose_first_color(self) -> None:
+        legal = [m for m in self.legal() if m.kind == COLOR]
+        if not legal or self.choosing:
+            return
+        self.ask(self.t("tui.choice.color"),
+                 self._color_options(sorted(m.color for m in legal)),
+                 lambda c: self.uno.human_move(Move.make(COLOR, color=int(c))),
+                 cancellable=False)
+
+    def _color_options(self, colors: list[int]) -> list[tuple[str, str, str]]:
+        return [(COLOR_LETTERS[c].lower(),
+                 f"{COLOR_SYMBOLS[COLOR_LETTERS[c]]} {self.words.color_name(COLOR_LETTERS[c])}",
+                 str(c))
+                for c in colors]
+
+    def _seat_options(self, seats: list[int]) -> list[tuple[str, str, str]]:
+        view = self._view()
+        assert view is not None
+        options = []
+        for seat in seats:
+            held = view["hands"][seat]
+            count = len(held) if isinstance(held, list) else held
+            label = (f"{seat}  {self.words.seat_name(seat)} · "
+                     f"{self.t('tui.choice.cards', count=count)}")
+            options.append((str(seat), label, str(seat)))
+        return options
+
+    def ask(self, title: str, options: list[tuple[str, str, str]],
+            then: Callable[[str], object], cancellable: bool = True) -> None:
+        """A choice dialog; ``then`` gets the chosen value. This screen stays under the
+        dialog, so it is the one that hears the answer."""
+        self.choosing = True
+
+        def done(value: str | None) -> None:
+            self.choosing = False
+            if value is not None:
+                then(value)
+            self._relabel()
+
+        self.app.push_screen(ChoiceScreen(title, options, cancellable), done)

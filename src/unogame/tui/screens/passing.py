@@ -1,0 +1,93 @@
+"""Hot seat: nothing of anybody's hand shows until the next person takes the keyboard.
+
+The screen takes a key of its own (P), not Enter or Space, and ignores every key for
+half a second, so that the key that ended a turn cannot also open the next person's
+hand. It tells the arriving person what happened since their last turn, as everyone at
+the table may see it, and is redrawn whenever the game moves behind it (a bot's catch).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from ...engine import Move
+from ...engine.moves import UNO
+from .base import UnoScreen
+
+ARMING_SECONDS = 0.5
+"""Keys pressed sooner after the screen appears are ignored."""
+SINCE_LINES = 8
+"""The most recent events shown from the arriving person's absence."""
+UNO_MOVE = Move.make(UNO)
+
+
+class PassScreen(UnoScreen[None]):
+    """"Pass the keyboard to NAME": P when NAME is ready; U lets the previous person
+    still say UNO (R6.2)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "ready", show=False),
+                                             Binding("u", "uno", show=False)]
+    armed: reactive[bool] = reactive(False)
+    """Whether keys count yet (half a second after the screen appeared)."""
+
+    def __init__(self, seat: int, previous: int | None = None) -> None:
+        super().__init__()
+        self.seat = seat
+        self.previous = previous
+        """The person who just gave up the keyboard: they may still say UNO (R6.2)."""
+
+    def content(self) -> ComposeResult:
+        with Center(id="pass-box"):
+            yield Static(id="pass")
+
+    def on_mount(self) -> None:
+        self.set_timer(ARMING_SECONDS, self._arm)
+
+    def _arm(self) -> None:
+        self.armed = True
+
+    def watch_armed(self) -> None:
+        self._relabel()
+
+    def previous_may_say_uno(self) -> bool:
+        match = self.uno.match
+        return (match is not None and self.previous is not None
+                and UNO_MOVE in match.game.legal_moves(self.previous))
+
+    def redraw(self) -> None:
+        match = self.uno.match
+        if match is None:
+            return
+        words = self.words
+        name = words.seat_name(self.seat)
+        text = Text(self.t("tui.pass.title", name=name) + "\n\n", style="bold")
+        since = [line for event in match.events_since_turn(self.seat, None)  # anyone may be looking
+                 if (line := words.event_line(event)) is not None]
+        if since:
+            text.append(self.t("tui.pass.since", name=name) + "\n", style="underline")
+            for line in since[-SINCE_LINES:]:
+                text.append(f"· {line}\n")
+            text.append("\n")
+        text.append(self.t("tui.pass.body", name=name))
+        if self.armed:
+            text.append("\n" + self.t("tui.pass.ready", name=name), style="bold")
+        if self.previous is not None and self.previous_may_say_uno():
+            text.append("\n\n" + self.t("tui.pass.uno", name=words.seat_name(self.previous)),
+                        style="bold")
+        self.query_one("#pass", Static).update(text)
+
+    def action_uno(self) -> None:
+        if self.armed and self.previous is not None and self.previous_may_say_uno():
+            self.uno.human_move(UNO_MOVE, self.previous)
+
+    def action_ready(self) -> None:
+        if self.armed:
+            self.uno.take_keyboard(self.seat)
+

@@ -1,0 +1,178 @@
+"""Hot seat: several people at one keyboard (issue 8, section 3).
+
+The pass screen hides every hand between two people's turns. It takes a key of its own
+(P), not Enter or Space, and ignores keys for half a second, so a double-tapped Enter
+cannot show the next person's hand; it says what happened since the arriving person's
+last turn; it is redrawn when the game moves behind it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+textual = pytest.importorskip("textual")
+
+from tui_helpers import (  # noqa: E402
+    FROZEN,
+    config,
+    human_turn,
+    ready,
+    run,
+    screen_text,
+    shown,
+    take_keyboard,
+    until,
+)
+
+from unogame.engine import Game  # noqa: E402
+from unogame.tui.app import UnoApp  # noqa: E402
+from unogame.tui.match import SeatConfig  # noqa: E402
+from unogame.tui.screens.game import GameScreen  # noqa: E402
+from unogame.tui.screens.passing import ARMING_SECONDS, PassScreen  # noqa: E402
+
+
+def test_hot_seat_passes_the_keyboard() -> None:
+    """Two people: between their turns a pass screen hides every hand."""
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), seed=3, **FROZEN))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await shown(pilot, app, PassScreen)
+            match = app.match
+            assert match is not None
+            first = match.game.turn
+            text = screen_text(app)
+            assert f"Pass the keyboard to {match.names[first]}" in text
+            assert "hand" not in text
+            assert app.viewer is None
+            await take_keyboard(pilot, app)
+            assert isinstance(app.screen, GameScreen)
+            assert app.viewer == first
+            assert f"{match.names[first]}'s hand" in screen_text(app)
+            for _ in range(10):  # until the turn goes to the other person
+                if match.game.turn != first:
+                    break
+                await human_turn(pilot, app)
+                await pilot.pause()
+            assert match.game.turn != first
+            await shown(pilot, app, PassScreen)
+            assert app.viewer is None
+            assert "hand" not in screen_text(app)
+            await take_keyboard(pilot, app)
+            assert app.viewer == match.game.turn
+
+    run(scenario)
+
+
+def test_pass_screen_takes_its_own_key_after_half_a_second() -> None:
+    """Enter plays Ann's card; a second Enter (double tap), Space, or P too soon do not
+    open Ben's hand; P after half a second does."""
+    position = {"players": 2, "hands": [["R1", "R2"], ["G1", "G2", "G3"]],
+                "draw_pile": ["B3", "Y2"], "discard_pile": ["R5"], "color": "R", "turn": 0}
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), **FROZEN),
+                     game=Game.from_position(position))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await take_keyboard(pilot, app)
+            assert app.viewer == 0
+            await pilot.press("enter", "enter", "space", "p")  # R1, then too soon
+            assert app.match is not None and app.match.game.turn == 1
+            assert isinstance(app.screen, PassScreen) and app.viewer is None
+            assert "G1" not in screen_text(app)
+            await pilot.pause(ARMING_SECONDS + 0.1)
+            await pilot.press("enter", "space")
+            assert isinstance(app.screen, PassScreen) and app.viewer is None
+            assert "press P" in screen_text(app)
+            await pilot.press("p")
+            await ready(pilot, app)
+            assert app.viewer == 1 and "G1" in screen_text(app)
+
+    run(scenario)
+
+
+def test_pass_screen_tells_what_happened_since_the_last_turn() -> None:
+    """Ann's Draw Two makes Ben draw two cards and skips him (R5.1); when the keyboard
+    comes to Ben he reads that, without the cards' faces (anyone may be looking); with
+    his hand shown, his log has the cards he drew."""
+    position = {"players": 2, "hands": [["R+2", "R3", "G7"], ["B5", "B2", "Y1"]],
+                "draw_pile": ["Y4", "G5", "B9", "B8"], "discard_pile": ["R9"],
+                "color": "R", "turn": 0}
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), **FROZEN),
+                     game=Game.from_position(position))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await take_keyboard(pilot, app)
+            await pilot.press("home", "right", "enter")  # R+2 (hand order: R3, R+2, G7)
+            assert app.match is not None
+            game = app.match.game
+            await until(pilot, lambda: len(game.hand(1)) == 5)
+            assert app.viewer == 0 and game.turn == 0  # two players: Ben is skipped
+            await pilot.press("home", "enter")  # R3
+            await shown(pilot, app, PassScreen)
+            text = screen_text(app)
+            assert "Since Ben's last turn:" in text
+            assert "Ann plays R+2" in text and "Ben draws 2 (Draw Two)" in text
+            assert "Ann plays R3" in text
+            drawn = [code for code in game.hand(1) if code not in ("B5", "B2", "Y1")]
+            assert "Y4" not in text and "G5" not in text and len(drawn) == 2
+            await take_keyboard(pilot, app)
+            assert "Ben draws " + " ".join(drawn) in screen_text(app)
+
+    run(scenario)
+
+
+def test_pass_screen_redrawn_when_a_bot_catches_behind_it() -> None:
+    """Ann forgets UNO; the pass screen to Ben offers "U: Ann says UNO" until the bot Cid
+    catches her (R6.2); then it says so and offers it no more."""
+    position = {"players": 3, "hands": [["R1", "R2"], ["G1", "G2", "G3"], ["B1", "B2", "B3"]],
+                "draw_pile": ["B4", "Y2", "Y3", "Y5"], "discard_pile": ["R5"], "color": "R",
+                "turn": 0}
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), SeatConfig("Cid", "medium"),
+                            bot_delay=1000.0, reaction_delay=1.0),
+                     game=Game.from_position(position))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await take_keyboard(pilot, app)
+            await pilot.press("home", "enter")  # R1, without UNO
+            assert app.match is not None
+            game = app.match.game
+            assert game.catchable == [0] and game.turn == 1
+            await shown(pilot, app, PassScreen)
+            assert "U: Ann says UNO" in screen_text(app)
+            await until(pilot, lambda: len(game.hand(0)) == 3, limit=1000)  # Cid caught Ann
+            await pilot.pause()
+            text = screen_text(app)
+            assert "U: Ann says UNO" not in text
+            assert "Cid catches Ann!" in text
+            await pilot.press("u")
+            assert game.uno == []
+
+    run(scenario)
+
+
+def test_hot_seat_uno_on_the_pass_screen() -> None:
+    """Who just played down to one card may still say UNO while passing the keyboard."""
+    position = {"players": 2, "hands": [["R1", "R2"], ["G1", "G2"]],
+                "draw_pile": ["B3", "Y2"], "discard_pile": ["R5"], "color": "R", "turn": 0}
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), **FROZEN),
+                     game=Game.from_position(position))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await shown(pilot, app, PassScreen)
+            assert "says UNO" not in screen_text(app)
+            await take_keyboard(pilot, app)
+            await pilot.press("enter")  # Ann plays R1 and forgets UNO
+            assert app.match is not None and app.match.game.catchable == [0]
+            await shown(pilot, app, PassScreen)
+            assert "U: Ann says UNO" in screen_text(app)
+            await pilot.pause(ARMING_SECONDS + 0.1)
+            await pilot.press("u")
+            assert app.match.game.uno == [0] and app.match.game.catchable == []
+            await take_keyboard(pilot, app)
+            assert app.viewer == 1 and "catch" not in screen_text(app)
+
+    run(scenario)
