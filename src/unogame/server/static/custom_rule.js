@@ -11,13 +11,14 @@ export const OWN = "__own__";
 // What the builder holds while the setup form is open.
 export const builder = { choice: "none", name: "", text: "", steps: [] };
 
-// The one-line explanation of a rule (a preset name, or a family's rule object).
-export function describeRule(rule, t, composer) {
+// The one-line explanation of a rule (a preset name, or a family's rule object); a
+// preset's counted steps take N from the rules' custom_count.
+export function describeRule(rule, t, composer, count = 2) {
   if (typeof rule === "string") {
     const steps = composer?.presets?.[rule];
     if (!steps) return t(`common.custom.${rule}`);
     if (!steps.length) return t("common.custom.none");
-    return joinSteps(steps, t);
+    return joinSteps(steps.map((step) => ({ ...step, count: step.count ?? count })), t);
   }
   if (!rule.steps.length) return capital(t("common.step.table"));
   return joinSteps(rule.steps, t);
@@ -56,16 +57,17 @@ export function refusalText(reason, fields, t) {
 
 // The builder's markup: a preset list (with "a rule of our own") and, for an own rule,
 // its name, text, steps and explanation.
-export function builderView(html, t, composer) {
+export function builderView(html, t, composer, count) {
   const presets = Object.keys(composer.presets);
   const options = [...presets, OWN].map((name) => html`<option value="${name}" ${builder.choice === name ? "selected" : ""}>${
     name === OWN ? t("common.custom.composed") : t(`common.custom.${name}`)}</option>`);
   const own = builder.choice === OWN;
-  const explain = describeRule(own ? chosenRule() : builder.choice, t, composer);
+  const explain = describeRule(own ? chosenRule() : builder.choice, t, composer, count);
   return html`<fieldset class="rule-builder" data-testid="rule-builder"><legend>${t("common.rule.custom_rule")}</legend>
-    <label class="field">${t("common.custom.build")}<select id="cr-choice" data-cr="choice">${options}</select></label>
+    <label class="field">${t("common.custom.build")}<select id="rule-custom_rule" data-cr="choice" data-focus="cr-choice">${options}</select></label>
     ${own ? ownRuleView(html, t, composer) : ""}
-    <p class="rule-explain" data-testid="rule-explain" aria-live="polite"><strong>${t("common.custom.explain")}:</strong> ${explain}</p>
+    <p class="rule-explain" aria-live="polite"><strong>${t("common.custom.explain")}:</strong>
+      <span data-testid="rule-explain">${explain}</span></p>
   </fieldset>`;
 }
 
@@ -74,8 +76,8 @@ function ownRuleView(html, t, composer) {
   const more = builder.steps.length < composer.max_steps
     ? html`<button type="button" class="small" data-action="cr-add" data-focus="cr-add">+ ${t("common.custom.add_step")}</button>` : "";
   return html`<div class="grid2">
-      <label class="field">${t("common.custom.name")}<input id="cr-name" data-cr="name" maxlength="${composer.max_name}" value="${builder.name}"></label>
-      <label class="field">${t("common.custom.text")}<input id="cr-text" data-cr="text" maxlength="${composer.max_text}" value="${builder.text}"></label>
+      <label class="field">${t("common.custom.name")}<input id="cr-name" data-cr="name" data-focus="cr-name" maxlength="${composer.max_name}" value="${builder.name}"></label>
+      <label class="field">${t("common.custom.text")}<input id="cr-text" data-cr="text" data-focus="cr-text" maxlength="${composer.max_text}" value="${builder.text}"></label>
     </div>
     <ol class="rule-steps">${steps}</ol>${more}`;
 }
@@ -86,12 +88,12 @@ function stepView(html, t, composer, step, index) {
   const whos = composer.allowed_who[step.what].map((who) => html`<option value="${who}" ${who === step.who ? "selected" : ""}>${t(`common.who.${who}`)}</option>`);
   const range = composer.count_range[step.what];
   const count = range ? html`<label class="field small">${t("common.custom.count")}
-      <input type="number" data-cr="count" data-step="${index}" min="${range[0]}" max="${range[1]}" value="${step.count}"
+      <input type="number" data-cr="count" data-step="${index}" data-focus="cr-count-${index}" min="${range[0]}" max="${range[1]}" value="${step.count}"
         aria-label="${t("common.custom.step", { number })}: ${t("common.custom.count")}"></label>` : "";
   return html`<li class="rule-step" data-testid="rule-step">
-    <label class="field small">${t("common.custom.who")}<select data-cr="who" data-step="${index}"
+    <label class="field small">${t("common.custom.who")}<select data-cr="who" data-step="${index}" data-focus="cr-who-${index}"
       aria-label="${t("common.custom.step", { number })}: ${t("common.custom.who")}">${whos}</select></label>
-    <label class="field small">${t("common.custom.what")}<select data-cr="what" data-step="${index}"
+    <label class="field small">${t("common.custom.what")}<select data-cr="what" data-step="${index}" data-focus="cr-what-${index}"
       aria-label="${t("common.custom.step", { number })}: ${t("common.custom.what")}">${whats}</select></label>
     ${count}
     <button type="button" class="ghost small" data-action="cr-remove" data-step="${index}"
@@ -136,4 +138,10 @@ export function builderAction(target, composer) {
 
 function newStep(composer, what) {
   return { what, who: composer.allowed_who[what][0], count: 1 };
+}
+
+// The explanation again after N (custom_count) changed, without redrawing the form.
+export function refreshExplanation(root, t, composer, count) {
+  const line = root.querySelector("[data-testid=rule-explain]");
+  if (line) line.textContent = describeRule(builder.choice === OWN ? chosenRule() : builder.choice, t, composer, count);
 }
