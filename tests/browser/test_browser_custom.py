@@ -80,7 +80,8 @@ def test_grandmas_rule_built_in_thai_applied_and_announced_in_both_languages() -
             click(ben, "form[data-form=join-named] button[type=submit]")
             ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==2")
             lobby = ben.locator(".lobby").inner_text()
-            assert "กติกาของยาย: Every other player draws 1, then the next player is skipped" in lobby
+            assert ("กติกาของยาย: Every other player draws 1, then the next player is skipped"
+                    in lobby), lobby
             ann.select_option("#bot-level", "random")
             click(ann, "[data-action=add-bot]")
             ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==3")
@@ -108,7 +109,7 @@ def test_grandmas_rule_built_in_thai_applied_and_announced_in_both_languages() -
             assert game is not None
             # Applied: everyone else drew one, Ben was skipped, the bot is to act.
             assert game.hand(1) == ["B1", "B2", "B3", "G1"]
-            assert sorted(game.hand(2))[:4] == ["G2", "Y1", "Y2", "Y3"] or game.turn != 2
+            assert {"G2", "Y1", "Y2", "Y3"} >= set(game.hand(2)) or len(game.history) > 1
             assert [seat for seat, _move in game.history][:1] == [0]
             ben.wait_for_function("()=>document.querySelectorAll('.hand button.card').length==4")
             click(ben, "[data-action=log]")

@@ -23,9 +23,9 @@ from ..engine.custom import (
     MAX_NAME,
     MAX_STEPS,
     MAX_TEXT,
+    PRESET_STEPS,
     WHAT,
     WHO,
-    PRESET_STEPS,
     CustomRuleError,
 )
 from ..engine.errors import PositionError, RulesError
