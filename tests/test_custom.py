@@ -332,3 +332,20 @@ def test_views_never_leak_with_the_wc_played_at_every_chance() -> None:
                 check_views(game)
                 before = after
         assert played >= 5, rule
+
+
+@pytest.mark.parametrize(("steps", "plays_wc"), [
+    ((Step("others", "draw", 2), Step("next", "skip")), True),
+    ((Step("self", "draw", 3),), False),
+])
+def test_the_medium_bot_weighs_a_familys_rule(steps: tuple[Step, ...], plays_wc: bool) -> None:
+    """Others drawing and a skip make the WC worth playing; drawing three oneself does not."""
+    rules = Rules(custom_rule=CustomRule(steps, "r"))
+    game = Game.from_position({"players": 3, "hands": [["WC", "R1", "G5", "B7"], ["Y1", "Y2"],
+                                                       ["B1", "B2", "B3"]],
+                               "draw_pile": ["G1", "G2", "G3", "G4", "G6"],
+                               "discard_pile": ["R5"], "color": "R"}, rules)
+    bot = make_bot("medium", 1)
+    bot.new_round(0, game.view(0), rules)
+    move = bot.choose(game.view(0), game.legal_moves(0))
+    assert (move.card_code == "WC") is plays_wc, move
