@@ -237,6 +237,14 @@ class CustomRule:
                    for step in self.steps)
 
     @property
+    def only_discards(self) -> bool:
+        """The player's own hand changes only by discarding a colour."""
+        return self.needs_color and not any(
+            step.what in ("swap", "pass_hands", "give")
+            or (step.what == "draw" and step.who in ("self", "everyone"))
+            for step in self.steps)
+
+    @property
     def is_plain(self) -> bool:
         """A plain wild that announces nothing: the ``none`` preset."""
         return self.preset == "none"

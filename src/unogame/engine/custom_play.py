@@ -50,10 +50,6 @@ class Mechanics:
     """Seat gains one card (it leaves ``uno`` and ``catchable``, D4)."""
     end_round: Callable[[int, Events], None]
     """Seat has emptied its hand with the rule: the round is won (R7.1)."""
-    drawable: Callable[[], int]
-    """Cards that can be drawn once the Wild Customizable lies on the pile (R4.5)."""
-    size_by_copy: Callable[[int, Move], int]
-    """Seat's hand size after the move, found by playing it on a copy of the game."""
 
 
 def seats_of(who: str, seat: int, chosen: int, players: int, direction: int) -> list[int]:
@@ -141,63 +137,75 @@ def _give_card(ops: Mechanics, seat: int, target: int, card: int, events: Events
                             {seat: secret, target: secret}))
 
 
-def plays(rule: CustomRule, game: Seats, ops: Mechanics, seat: int) -> Iterator[tuple[Move, int]]:
+def plays(rule: CustomRule, players: int, direction: int, hands: Sequence[Sequence[int]],
+          seat: int, drawable: int, size_by_copy: Callable[[int, Move], int],
+          ) -> Iterator[tuple[Move, int]]:
     """Every way ``seat`` may play a Wild Customizable under ``rule``, each with the size
     of its hand once the play took effect (D3: ``uno`` goes with a play leaving one card).
 
-    Moves come colour first, then the discarded colour, the seat, the card given."""
-    hand = ops.hand(seat)
-    players = game.players
+    ``hands``: every seat's cards now; ``drawable``: the cards that can be drawn once the
+    card lies on the pile (R4.5). Moves come colour first, then the discarded colour, the
+    seat, the card given (the colour named never changes the hand: one size for all four).
+    """
+    hand = hands[seat]
     discards = range(4) if rule.needs_color else (-1,)
     targets = [t for t in range(players) if t != seat] if rule.needs_seat else [-1]
     gifts = sorted(set(_without_one(hand))) if rule.needs_card and len(hand) > 1 else [-1]
+    sizes = {}
+    for discard in discards:
+        for target in targets:
+            for gift in gifts:
+                move = Move.make(PLAY, WILD_CUSTOM, 0, target, discard, gift=gift)
+                sizes[discard, target, gift] = size_after(rule, players, direction, hands,
+                                                          seat, drawable, move, size_by_copy)
     for color in range(4):
-        for discard in discards:
-            for target in targets:
-                for gift in gifts:
-                    move = Move.make(PLAY, WILD_CUSTOM, color, target, discard, gift=gift)
-                    yield move, size_after(rule, game, ops, seat, move)
+        for (discard, target, gift), size in sizes.items():
+            yield Move.make(PLAY, WILD_CUSTOM, color, target, discard, gift=gift), size
 
 
-def size_after(rule: CustomRule, game: Seats, ops: Mechanics, seat: int, move: Move) -> int:
-    """``seat``'s hand size once its Wild Customizable ``move`` took effect."""
-    hand = ops.hand(seat)
+def size_after(rule: CustomRule, players: int, direction: int, hands: Sequence[Sequence[int]],
+               seat: int, drawable: int, move: Move,
+               size_by_copy: Callable[[int, Move], int]) -> int:
+    """``seat``'s hand size once its Wild Customizable ``move`` took effect (the hands
+    are never changed: a step that changes one makes a new list)."""
+    hand = hands[seat]
     if len(hand) == 1:
         return 0  # R7.1: the last card wins at once, the rule does not happen
     if not rule.changes_own_hand:
         return len(hand) - 1
-    players = game.players
-    direction = game.direction
-    hands = [list(ops.hand(other)) if other != seat else _without_one(hand)
-             for other in range(players)]
-    drawable = ops.drawable()
+    if rule.only_discards:  # the common case (the discard_color preset), counted directly
+        return len(hand) - 1 - sum(1 for card in hand if CARD_COLOR[card] == move.arg)
+    held: list[Sequence[int]] = list(hands)
+    held[seat] = _without_one(hand)
     for step in rule.steps:
         targets = seats_of(step.who, seat, move.target, players, direction)
-        own = hands[seat]
         what = step.what
         if what == "draw":
             for target in targets:
                 count = min(step.count, drawable)
                 drawable -= count
-                hands[target].extend([-1] * count)  # unknown cards
+                held[target] = [*held[target], *[-1] * count]  # cards not known here
         elif what == "reverse":
             direction = -direction
         elif what == "swap":
-            hands[seat], hands[targets[0]] = hands[targets[0]], own
+            held[seat], held[targets[0]] = held[targets[0]], held[seat]
         elif what == "pass_hands":
-            hands = [hands[(other - direction) % players] for other in range(players)]
+            held = [held[(other - direction) % players] for other in range(players)]
         elif what == "discard_color":
+            own = held[seat]
             if -1 in own:  # the colours of cards drawn before are not known here
-                return ops.size_by_copy(seat, move)
+                return size_by_copy(seat, move)
             kept = [card for card in own if CARD_COLOR[card] != move.arg]
             drawable += len(own) - len(kept)
-            hands[seat] = kept
+            held[seat] = kept
         elif what == "give":
-            own.remove(move.gift)
-            hands[targets[0]].append(move.gift)
-        if not hands[seat]:
+            given = list(held[seat])
+            given.remove(move.gift)
+            held[seat] = given
+            held[targets[0]] = [*held[targets[0]], move.gift]
+        if not held[seat]:
             return 0
-    return len(hands[seat])
+    return len(held[seat])
 
 
 def _without_one(hand: Sequence[int]) -> list[int]:

@@ -582,7 +582,10 @@ class Game:
                     moves.extend(_WILD_PLAYS_UNO[card])
             return
         if card == WILD_CUSTOM:  # its rule's steps say what the play names (custom_play.py)
-            for move, after in plays(self.rules.custom, self, self._mechanics(), seat):
+            for move, after in plays(self.rules.custom, self.players, self.direction,
+                                     self.card_hands, seat,
+                                     len(self.draw_cards) + len(self.discard_cards),
+                                     self._size_by_copy):
                 self._add(moves, move, after)
             return
         colors = range(4) if arguments.color else (-1,)
@@ -849,18 +852,17 @@ class Game:
             self.uno_seats.discard(seat)
             self.catchable_seats.discard(seat)
 
-        def size_by_copy(seat: int, move: Move) -> int:
-            other = self._clone(history=False)
-            other._apply(seat, move, None)
-            return len(other.card_hands[seat])
-
         return Mechanics(
             hand=lambda seat: self.card_hands[seat], give=self._give, swap=self._swap,
             pass_hands=self._pass_hands, put_under_top=put_under_top, receive=receive,
             end_round=lambda seat, events: self._end_round(seat, WILD_CUSTOM, 0, events),
-            drawable=lambda: len(self.draw_cards) + len(self.discard_cards),
-            size_by_copy=size_by_copy,
         )
+
+    def _size_by_copy(self, seat: int, move: Move) -> int:
+        """``seat``'s hand size after ``move``, played on a copy (custom_play.size_after)."""
+        other = self._clone(history=False)
+        other._apply(seat, move, None)
+        return len(other.card_hands[seat])
 
     def _draw_move(self, seat: int, events: list[Event] | None) -> None:
         pending = self.pending
