@@ -29,7 +29,7 @@ from test_properties import (
     setups,
 )
 
-from unogame.bots import make_bot
+from unogame.bots import HardBot, make_bot
 from unogame.engine import Game, Rules, RulesError
 from unogame.engine.custom import REASONS, CustomRule, CustomRuleError, Step, preset
 from unogame.engine.scenario import run_scenario
@@ -241,8 +241,9 @@ def test_bots_play_legal_moves_under_random_family_rules(level: str) -> None:
     for index in range(6 if level == "hard" else 20):
         rule = _random_rule(rng)
         game = Game.new(4, Rules(custom_rule=rule, hand_size=5), index)
-        bots = [make_bot(level, index * 10 + seat) for seat in range(4)]
-        bots_play_round(game, bots, random.Random(index))
+        bots = [HardBot(index * 10 + seat, budget=300, rollout_plies=15) if level == "hard"
+                else make_bot(level, index * 10 + seat) for seat in range(4)]
+        bots_play_round(game, bots)
         assert game.winner is not None
 
 
