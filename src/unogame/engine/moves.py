@@ -272,12 +272,17 @@ def play_arguments(card: int, rules: Rules) -> PlayArguments:
     (the engine's legal moves, its explanations, the bots and the front ends use it).
 
     >>> from .cards import card_from_code as card
-    >>> play_arguments(card("WS"), Rules())
-    PlayArguments(color=True, seat='swap', discard_color=False, passes_hands=False)
+    >>> play_arguments(card("WS"), Rules())  # doctest: +NORMALIZE_WHITESPACE
+    PlayArguments(color=True, seat='swap', discard_color=False, passes_hands=False,
+                  give_card=False, changes_hand=False)
     >>> [play_arguments(card("R7"), rules).seat for rules in (Rules(), Rules(seven_zero=True))]
     [None, 'swap']
     >>> play_arguments(card("WC"), Rules(custom_rule="discard_color")).discard_color
     True
+    >>> from .custom import CustomRule, Step
+    >>> gift = Rules(custom_rule=CustomRule((Step("chosen", "give"),), "A present"))
+    >>> play_arguments(card("WC"), gift).seat, play_arguments(card("WC"), gift).give_card
+    ('chosen', True)
     """
     return play_arguments_table(rules)[card]
 
