@@ -56,7 +56,9 @@ async def messages(ws: Any, stop: asyncio.Event) -> AsyncIterator[dict[str, Any]
 def make_app(db: str, think: float) -> Any:
     from unogame.server import Limits, Timing, create_app
 
-    return create_app(db, timing=Timing(think=think), limits=Limits(**UNLIMITED))  # type: ignore[arg-type]
+    known = {key: value for key, value in UNLIMITED.items()  # older servers: fewer limits
+             if key in Limits.__dataclass_fields__}
+    return create_app(db, timing=Timing(think=think), limits=Limits(**known))  # type: ignore[arg-type]
 
 
 def serve(port: int, db: str, think: float) -> None:

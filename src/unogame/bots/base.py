@@ -91,11 +91,33 @@ BOT_LEVELS: dict[str, type[Bot]] = {"random": RandomBot}
 """Bot classes by level name; ``easy``, ``medium`` and ``hard`` register here too."""
 
 
+BOT_PLUGIN_GROUP = "unogame.bots"
+"""Entry-point group of parametrised levels ``NAME:ARGUMENT`` (``policy:PATH`` from
+``unogame.env``): each entry point is a factory ``(argument, seed) -> Bot``. Packages of
+higher layers add levels this way, so this layer imports none of them."""
+
+
 def make_bot(level: str, seed: int = 0) -> Bot:
-    """A new bot of the named level (``random``, ``easy``, ``medium``, ``hard``)."""
+    """A new bot of the named level (``random``, ``easy``, ``medium``, ``hard``, or a
+    plugin level such as ``policy:PATH``)."""
+    if isinstance(level, str) and ":" in level:
+        return _plugin_bot(level, seed)
     try:
         return BOT_LEVELS[level](seed)
     except KeyError:
         raise ValueError(
-            f"unknown bot level {level!r} (one of: {', '.join(BOT_LEVELS)})"
+            f"unknown bot level {level!r} (one of: {', '.join(BOT_LEVELS)}, or policy:PATH)"
         ) from None
+
+
+def _plugin_bot(level: str, seed: int) -> Bot:
+    from importlib.metadata import entry_points
+
+    name, _, argument = level.partition(":")
+    found = entry_points(group=BOT_PLUGIN_GROUP, name=name)
+    if not found:
+        raise ValueError(f"unknown bot level {level!r}: no {name!r} bot plugin is installed")
+    bot = next(iter(found)).load()(argument, seed)
+    if not isinstance(bot, Bot):
+        raise ValueError(f"bot plugin {name!r} made {bot!r}, not a Bot")
+    return bot

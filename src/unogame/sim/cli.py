@@ -13,7 +13,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..bots import BOT_LEVELS
+from ..bots import BOT_LEVELS, make_bot
 from ..engine import Rules, RulesError
 from .runner import BotError, SimConfig, run_rounds
 from .stats import format_table, summarize
@@ -28,7 +28,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--bots", default=None,
                         help="comma-separated levels by slot, e.g. hard,medium,medium,medium "
-                             f"(levels: {', '.join(BOT_LEVELS)}; default: all medium)")
+                             f"(levels: {', '.join(BOT_LEVELS)}, policy:PATH; default: all medium)")
     parser.add_argument("--games", type=int, default=1000, help="rounds to play")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None,
@@ -71,11 +71,12 @@ def cmd_sim(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"uno sim: bad rules: {error}", file=err)
         return 1
     levels = tuple(args.bots.split(",")) if args.bots else ("medium",) * args.players
-    unknown = [level for level in levels if level not in BOT_LEVELS]
-    if unknown:
-        print(f"uno sim: unknown bot level {unknown[0]!r} (one of: {', '.join(BOT_LEVELS)})",
-              file=err)
-        return 1
+    for level in dict.fromkeys(levels):
+        try:
+            make_bot(level)
+        except ValueError as error:
+            print(f"uno sim: {error}", file=err)
+            return 1
     if not 2 <= args.players <= 10:
         print("uno sim: --players must be from 2 to 10", file=err)
         return 1

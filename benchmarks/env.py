@@ -1,0 +1,122 @@
+"""Environment speed: our PettingZoo AEC env against RLCard 1.2.0's ``uno`` env.
+
+    pip install -e ".[rl,bench]"
+    python benchmarks/env.py                  # 2 players, default rules, 5 s per loop
+
+Both loops take random legal actions: ours from ``action_mask`` in the standard AEC loop
+(``env.last()``, observations built every step, reactions are steps too); RLCard's
+``env.run()`` with its ``RandomAgent``s. RLCard's UNO has no voluntary draw, so the ratio
+uses our random agent that plays before it draws (``plays_first``); the uniform agent's
+figures (voluntary draws too: long rounds, big hands) are printed as well. The loops
+alternate in short slices on one core, so that machine noise hits both alike. The last
+line is
+``vs rlcard env (steps/s): X.XX x`` (our steps/s over RLCard's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from engine import measure  # benchmarks/engine.py: the same alternating slices
+
+from unogame.env import ACTION_NAMES, uno_v0
+
+Loop = Callable[[int], tuple[int, int]]
+
+
+DRAW = ACTION_NAMES.index("draw")
+
+
+def uniform(mask: np.ndarray[Any, Any], rng: random.Random) -> int:
+    """A uniformly random legal action."""
+    return int(rng.choice(np.flatnonzero(mask)))
+
+
+def plays_first(mask: np.ndarray[Any, Any], rng: random.Random) -> int:
+    """A uniformly random legal action, but a draw is replaced by a random play when a card
+    can be played: RLCard's UNO has no voluntary draw (its legal actions are the plays, or
+    draw when there are none), so its random agents play this way."""
+    legal = np.flatnonzero(mask)
+    action = int(rng.choice(legal))
+    if action == DRAW:
+        plays = legal[legal < DRAW]
+        if len(plays):
+            action = int(rng.choice(plays))
+    return action
+
+
+def unogame_loop(players: int, rules: dict[str, Any],
+                 policy: Callable[[np.ndarray[Any, Any], random.Random], int]) -> Loop:
+    env = uno_v0.env(players=players, rules=rules)
+    rng = random.Random(1)
+    seeds = iter(range(10**9))
+
+    def run(episodes: int) -> tuple[int, int]:
+        steps = 0
+        for _ in range(episodes):
+            env.reset(seed=next(seeds))
+            for _agent in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                env.step(policy(obs["action_mask"], rng))
+                steps += 1
+        return episodes, steps
+
+    return run
+
+
+def rlcard_loop(players: int) -> Loop:
+    import rlcard
+    from rlcard.agents import RandomAgent
+
+    env = rlcard.make("uno", config={"seed": 1, "game_num_players": players})
+    counter = [0]
+
+    class CountingAgent(RandomAgent):  # type: ignore[misc]
+        def eval_step(self, state: Any) -> Any:
+            counter[0] += 1
+            return super().eval_step(state)
+
+    env.set_agents([CountingAgent(num_actions=env.num_actions) for _ in range(players)])
+
+    def run(episodes: int) -> tuple[int, int]:
+        counter[0] = 0
+        for _ in range(episodes):
+            env.run(is_training=False)
+        return episodes, counter[0]
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per loop")
+    parser.add_argument("--players", type=int, default=2)
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core for both
+    results = measure({"unogame uniform": unogame_loop(args.players, {}, uniform),
+                       "unogame": unogame_loop(args.players, {}, plays_first),
+                       "rlcard": rlcard_loop(args.players)}, args.seconds, slice_seconds=0.5)
+    print(f"{args.players} players, default rules, random masked actions, "
+          f"{args.seconds:.0f} s per loop")
+    print(f"{'env':>16} {'episodes/s':>11} {'steps/s':>9} {'steps/episode':>14}")
+    for name, (episodes, steps, elapsed) in results.items():
+        print(f"{name:>16} {episodes / elapsed:>11.1f} {steps / elapsed:>9.0f} "
+              f"{steps / episodes:>14.1f}")
+    print("(unogame uniform: voluntary draws too, so hands grow and rounds run long;\n"
+          " unogame: plays before voluntary draws, like RLCard's random agents)")
+    ours, theirs = results["unogame"], results["rlcard"]
+    ratio = (ours[1] / ours[2]) / (theirs[1] / theirs[2])
+    print(f"vs rlcard env (steps/s): {ratio:.2f} x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,324 @@
+"""The OpenSpiel game ``python_unogame`` (extra ``[openspiel]``): UNO with the full rules as
+an imperfect-information Python game, registered with ``pyspiel.register_game`` on import.
+
+Parameters: ``players`` (2-10), ``rules`` (rule options as text, e.g.
+``"stacking;custom_rule:skip"``, see :func:`parse_rules`) and ``max_steps`` (the game ends
+in a draw, returns 0, after that many decisions). One chance node opens the game: its
+outcome is the seed of the deal and of every later reshuffle (``NUM_SEEDS`` equally likely
+seeds). Decisions, actions and
+observations are those of the PettingZoo environment (docs/ENV.md); the returns are +1 for
+the round's winner and -1/(n-1) for the others.
+
+- ``information_state_string(p)``: everything ``p`` has seen, in order (its first view,
+  then every event as ``Event.for_seat(p)`` gives it, and its own "no reaction" choices),
+  followed by its current view: perfect recall.
+- ``observation_tensor(p)``: the observation array of docs/ENV.md;
+  ``observation_string(p)``: ``p``'s current view.
+- ``resample_from_infostate(p, sampler)``: the hidden cards dealt again consistently with
+  ``p``'s information (what OpenSpiel's IS-MCTS bot asks for).
+
+>>> import pyspiel
+>>> from unogame.env import openspiel_game
+>>> game = pyspiel.load_game("python_unogame", {"players": 3})
+>>> state = game.new_initial_state()
+>>> state.apply_action(42)
+>>> state.current_player() in (0, 1, 2), len(state.observation_tensor())
+(True, 884)
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any, Final
+
+import numpy as np
+import pyspiel
+
+from ..engine import Event, Rules
+from ..engine.playout import random_step
+from .actions import ACTION_NAMES, NO_REACTION, NUM_ACTIONS
+from .core import UnoCore
+from .observation import SIZE
+
+NUM_SEEDS: Final = 10_000
+"""Outcomes of the opening chance node (the game's seed)."""
+DEFAULT_MAX_STEPS: Final = 20_000
+
+_GAME_TYPE: Final = pyspiel.GameType(
+    short_name="python_unogame",
+    long_name="UNO (unogame, full rules)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=10,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": 2, "rules": "", "max_steps": DEFAULT_MAX_STEPS},
+)
+
+
+def _event_text(event: dict[str, Any]) -> str:
+    return json.dumps(event, sort_keys=True, separators=(",", ":"))
+
+
+def parse_rules(text: str) -> Rules:
+    """Rules from the ``rules`` parameter: options separated by ``;``, each ``name:value``
+    or a bare ``name`` for true (OpenSpiel's parameter syntax has no room for commas), e.g.
+    ``"stacking;jump_in;custom_rule:skip;custom_count:3;challenge:false"``."""
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in text.split(";"))):
+        name, _, value = item.partition(":")
+        if not value:
+            options[name] = True
+        elif value in ("true", "false"):
+            options[name] = value == "true"
+        elif value.isdigit():
+            options[name] = int(value)
+        else:
+            options[name] = value
+    return Rules.from_dict(options)
+
+
+def rules_parameter(rules: Rules) -> str:
+    """The ``rules`` parameter text for a :class:`Rules` (the inverse of :func:`parse_rules`)."""
+    parts = []
+    for name, value in rules.to_dict().items():
+        if value is True:
+            parts.append(name)
+        elif value is False:
+            parts.append(f"{name}:false")
+        else:
+            parts.append(f"{name}:{value}")
+    return ";".join(parts)
+
+
+class SharedLog:
+    """An append-only list of texts that copies in O(1): copies share the items and keep
+    their own length, and an append to a shorter copy forks it."""
+
+    __slots__ = ("_items", "_length", "_text")
+
+    def __init__(self, items: list[str] | None = None) -> None:
+        self._items = items if items is not None else []
+        self._length = len(self._items)
+        self._text: str | None = None
+
+    def append(self, text: str) -> None:
+        if self._length != len(self._items):
+            self._items = self._items[:self._length]
+        self._items.append(text)
+        self._length += 1
+        self._text = None
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = "\n".join(self._items[:self._length])
+        return self._text
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SharedLog:
+        return copy.copy(self)  # shares the items: an append to either copy forks them
+
+
+class UnoGame(pyspiel.Game):  # type: ignore[misc]
+    """``python_unogame``: one round of UNO for ``players`` under ``rules``."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**_GAME_TYPE.parameter_specification, **(params or {})}
+        self.players = int(params["players"])
+        if not 2 <= self.players <= 10:
+            raise ValueError("players must be from 2 to 10")
+        self.rules = parse_rules(str(params["rules"]))
+        self.max_steps = int(params["max_steps"])
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_SEEDS,
+            num_players=self.players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=self.max_steps,
+        )
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> UnoState:
+        return UnoState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: Any = None) -> UnoObserver | UnoInfoStateObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return UnoInfoStateObserver()
+        return UnoObserver()
+
+
+class UnoState(pyspiel.State):  # type: ignore[misc]
+    """A state: the opening chance node, then a :class:`~unogame.env.core.UnoCore`."""
+
+    def __init__(self, game: UnoGame) -> None:
+        super().__init__(game)
+        # Only plain values here: OpenSpiel clones a state by deep-copying its attributes.
+        self.players = game.players
+        self.rules = game.rules
+        self.max_steps = game.max_steps
+        self.core: UnoCore | None = None
+        self.logs: list[SharedLog] = []
+        """By seat: what the seat has seen, one text per view or event (perfect recall)."""
+
+    # ---------------------------------------------------------------- the game's course
+
+    def current_player(self) -> int:
+        core = self.core
+        if core is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if core.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return core.seat
+
+    def is_terminal(self) -> bool:
+        return self.core is not None and self.core.over
+
+    def _legal_actions(self, player: int) -> list[int]:
+        core = self.core
+        if core is None or core.over or player != core.seat:
+            return []
+        return core.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        probability = 1.0 / NUM_SEEDS
+        return [(seed, probability) for seed in range(NUM_SEEDS)]
+
+    def _apply_action(self, action: int) -> None:
+        if self.core is None:
+            self.core = UnoCore(self.players, self.rules, max_steps=self.max_steps)
+            self.core.reset(int(action))
+            self.logs = [SharedLog([_event_text(self.core.game.view(seat))])
+                         for seat in range(self.players)]
+            return
+        core = self.core
+        seat = core.seat
+        core.step(int(action))
+        if action == NO_REACTION and seat >= 0:
+            self.logs[seat].append("no reaction")
+        self._log(core.events)
+
+    def _log(self, events: list[Event]) -> None:
+        for seat, log in enumerate(self.logs):
+            for event in events:
+                log.append(_event_text(event.for_seat(seat)))
+
+    def returns(self) -> list[float]:
+        core = self.core
+        if core is None or not core.over:
+            return [0.0] * self.players
+        return list(core.returns)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed {action}"
+        return ACTION_NAMES[action]
+
+    def __str__(self) -> str:
+        if self.core is None:
+            return "chance: the seed of the deal"
+        return json.dumps(self.core.game.position(), sort_keys=True)
+
+    # ---------------------------------------------------------------- search
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> UnoState:
+        """A state with the same information state for ``player_id``, the cards it cannot
+        see dealt again at random (seeded from ``probability_sampler``)."""
+        state = UnoState(self.get_game())
+        if self.core is None:
+            return state
+        rng = random.Random(int(probability_sampler() * 2**52))
+        state.core = self.core.resample(player_id, rng)
+        state.logs = [copy.deepcopy(self.logs[player_id]) if seat == player_id
+                      else SharedLog([_event_text(state.core.game.view(seat))])
+                      for seat in range(self.players)]
+        return state
+
+    def info_state_text(self, player: int) -> str:
+        if self.core is None:
+            return "chance"
+        return self.logs[player].text() + "\n" + _event_text(self.core.game.view(player))
+
+    def observation_text(self, player: int) -> str:
+        if self.core is None:
+            return "chance"
+        return _event_text(self.core.game.view(player))
+
+    def observation_array(self, player: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+        if self.core is None:
+            return np.zeros(SIZE, dtype=np.float32)
+        return self.core.observe(player)
+
+
+class UnoObserver:
+    """OpenSpiel's observer: the observation array and the current view as text."""
+
+    def __init__(self) -> None:
+        self.tensor = np.zeros(SIZE, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: UnoState, player: int) -> None:
+        self.tensor[:] = state.observation_array(player)
+
+    def string_from(self, state: UnoState, player: int) -> str:
+        return state.observation_text(player)
+
+
+class UnoInfoStateObserver:
+    """The information-state observer: text only (perfect recall)."""
+
+    def __init__(self) -> None:
+        self.tensor = None
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: UnoState, player: int) -> None:
+        pass
+
+    def string_from(self, state: UnoState, player: int) -> str:
+        return state.info_state_text(player)
+
+
+pyspiel.register_game(_GAME_TYPE, UnoGame)
+
+
+class PlayoutEvaluator:
+    """An IS-MCTS evaluator (OpenSpiel's ``Evaluator`` interface: ``evaluate`` and
+    ``prior``): a fast random playout of the engine (``unogame.engine.playout``, plays
+    before voluntary draws) for at most ``max_moves`` moves; a cut-off playout scores the
+    seat with the fewest cards as the winner. Uniform priors."""
+
+    def __init__(self, seed: int = 0, max_moves: int = 200) -> None:
+        self.rng = random.Random(seed)
+        self.max_moves = max_moves
+
+    def evaluate(self, state: UnoState) -> np.ndarray[Any, np.dtype[np.float64]]:
+        core = state.core
+        players = state.players
+        if core is None:
+            return np.zeros(players)
+        if core.over:
+            return np.array(core.returns)
+        game = core.game.copy()
+        moves = 0
+        while game.winner is None and moves < self.max_moves:
+            moves += random_step(game, self.rng)
+        sizes = game.hand_sizes()
+        winner = game.winner if game.winner is not None else min(range(players),
+                                                                   key=sizes.__getitem__)
+        loss = -1.0 / (players - 1)
+        return np.array([1.0 if seat == winner else loss for seat in range(players)])
+
+    def prior(self, state: UnoState) -> list[tuple[int, float]]:
+        actions = state.legal_actions()
+        return [(action, 1.0 / len(actions)) for action in actions]
