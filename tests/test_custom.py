@@ -350,3 +350,16 @@ def test_the_medium_bot_weighs_a_familys_rule(steps: tuple[Step, ...], plays_wc:
     bot.new_round(0, game.view(0), rules)
     move = bot.choose(game.view(0), game.legal_moves(0))
     assert (move.card_code == "WC") is plays_wc, move
+
+
+def test_the_environment_observes_a_familys_rule_without_failing() -> None:
+    """Found merging main: the observation's rules section looked the rule up among the
+    presets (KeyError). A family's rule sets no preset flag; N and the rest are kept."""
+    pytest.importorskip("numpy")
+    from unogame.engine.rules import CUSTOM_RULES
+    from unogame.env.observation import RULE_FLAGS, rules_features
+
+    family = rules_features(Rules.from_dict({"custom_rule": GRANDMA}))
+    preset_skip = rules_features(Rules(custom_rule="skip"))
+    flags = slice(len(RULE_FLAGS), len(RULE_FLAGS) + len(CUSTOM_RULES))
+    assert family[flags].sum() == 0 and preset_skip[flags].sum() == 1
