@@ -35,18 +35,24 @@ GRANDMA = CustomRule((Step("others", "draw", 1), Step("next", "skip", 1)), "ก�
                      "ทุกคนจั่ว 1 ใบ คนถัดไปถูกข้าม")
 
 
+async def open_builder(pilot: Any, app: UnoApp, players: int) -> tuple[SetupScreen, RuleBuilder]:
+    """The setup screen with ``players`` seats and "a rule of our own" chosen."""
+    await shown(pilot, app, SetupScreen)
+    setup = app.screen
+    assert isinstance(setup, SetupScreen)
+    setup.query_one("#setup-players", Select).value = players
+    setup.query_one("#custom", Select).value = OWN_RULE
+    await pilot.pause()
+    builder = setup.query_one(RuleBuilder)
+    assert builder.display
+    return setup, builder
+
+
 def test_grandmas_rule_built_on_the_setup_screen_in_thai() -> None:
     async def scenario() -> None:
         app = UnoApp(lang="th")
         async with app.run_test(size=(100, 40)) as pilot:
-            await shown(pilot, app, SetupScreen)
-            setup = app.screen
-            assert isinstance(setup, SetupScreen)
-            setup.query_one("#setup-players", Select).value = 3
-            setup.query_one("#custom", Select).value = OWN_RULE
-            await pilot.pause()
-            builder = setup.query_one(RuleBuilder)
-            assert builder.display
+            setup, builder = await open_builder(pilot, app, 3)
             builder.query_one("#step-what-0", Select).value = "draw"
             await pilot.pause()
             builder.query_one("#step-who-0", Select).value = "others"
@@ -80,13 +86,7 @@ def test_a_rule_that_makes_no_sense_with_two_players_is_refused_in_english() -> 
     async def scenario() -> None:
         app = UnoApp(lang="en")
         async with app.run_test(size=(100, 40)) as pilot:
-            await shown(pilot, app, SetupScreen)
-            setup = app.screen
-            assert isinstance(setup, SetupScreen)
-            setup.query_one("#setup-players", Select).value = 2
-            setup.query_one("#custom", Select).value = OWN_RULE
-            await pilot.pause()
-            builder = setup.query_one(RuleBuilder)
+            setup, builder = await open_builder(pilot, app, 2)
             builder.query_one("#step-what-0", Select).value = "skip"
             builder.query_one("#step-what-1", Select).value = ""
             await pilot.pause()
