@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import CARD_CODE, CARD_RANK, COLORS, DRAW_TWO, WILD, WILD_DRAW_FOUR, WILD_SWAP
+from .cards import (
+    CARD_CODE,
+    CARD_RANK,
+    COLORS,
+    DRAW_TWO,
+    WILD,
+    WILD_CUSTOM,
+    WILD_DRAW_FOUR,
+    WILD_SWAP,
+)
+from .custom_play import gift_problem
 from .moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move, play_arguments
 from .state import GameState
 
@@ -20,7 +30,8 @@ REFUSAL_CODES: tuple[str, ...] = (
     "drawn_already", "drawn_only", "must_play_drawn", "pass_only_drawn", "no_challenge",
     "color_with_wild", "cannot_draw", "not_held", "stack_like_top", "no_match", "not_wild",
     "needs_seat", "not_yourself", "no_seat", "takes_no_seat", "needs_discard_color",
-    "no_second_color", "uno_with_play", "draw_two_now", "not_now",
+    "no_second_color", "custom_gift", "takes_no_gift", "uno_with_play", "draw_two_now",
+    "not_now",
 )
 """Every refusal code (the front ends' translation files have one text per code)."""
 
@@ -176,6 +187,7 @@ def _play_reason(game: GameState, seat: int, move: Move) -> Refusal:
     arguments = play_arguments(card, rules)
     seven = card < WILD and CARD_RANK[card] == 7
     wants_seat = arguments.seat is not None
+    custom = rules.custom if card == WILD_CUSTOM else None
     if wants_seat and move.target < 0:
         rule = "R5.6" if card == WILD_SWAP else ("seven_zero" if seven else "R5.7")
         return R("needs_seat", rule, f"{code} needs the seat to act on (play {code} ... SEAT)",
@@ -192,6 +204,14 @@ def _play_reason(game: GameState, seat: int, move: Move) -> Refusal:
                  "name the colour to discard (play WC COLOUR DISCARD)")
     if not wants_color_arg and move.arg >= 0:
         return R("no_second_color", "", f"{code} takes no second colour here", {"card": code})
+    if custom is not None:
+        problem = gift_problem(custom, hand, move)
+        if problem is not None:
+            rule, _, text = problem.partition(": ") if problem.startswith("R") else ("", "", "")
+            return R("custom_gift", rule, text) if text \
+                else R("custom_gift", "", f"{code} {problem}", {"card": code})
+    elif move.gift >= 0:
+        return R("takes_no_gift", "", f"{code} takes no card to give", {"card": code})
     if move.uno:
         return R("uno_with_play", "R6.1",
                  "UNO is said with a play only when it leaves you one card")

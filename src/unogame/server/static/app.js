@@ -5,6 +5,7 @@
 import { PRESETS, SWITCHES, presetOf } from "./presets.js";
 import { muted, play as playSound, setMuted, soundFor } from "./sound.js";
 import { PATTERN_DEFS, backSVG as backMarkup, cardSVG as cardMarkup, colorBadge as badgeMarkup, splitCode } from "./cards.js";
+import { builderAction, builderInput, builderView, chosenRule, describeRule, refreshExplanation, refusalText } from "./custom_rule.js";
 
 const COLORS = ["R", "Y", "G", "B"];
 const BOT_MARK = "🤖 ";
@@ -190,6 +191,8 @@ function onMessage(message) {
       setCountdowns(message);
       S.log = message.log.slice();
       S.roundOver = [...S.log].reverse().find((e) => e.type === "round_over") ?? null;
+      S.announce = null;
+      for (const event of S.log) if (event.type === "custom" || event.type === "play" || event.type === "pass" || event.type === "draw") onEvent(event);
       S.dialog = null;
       trackChanges(true);
       flushQueuedMove(message);
@@ -284,41 +287,21 @@ function announce(events) {
   if (lines.length) toast(lines.slice(-3).join(" · "), true);
 }
 
-// A Wild Customizable's effect, with its number and the player it hit.
+// A Wild Customizable's effect in words (with its number), naming the player it hit.
 function customText(event, events) {
-  const count = S.roomInfo?.rules?.custom_count ?? S.meta?.rules?.custom_count ?? 2;
-  const rule = t(`common.custom.${event.rule}`).replace(/\bN\b/g, String(count));
+  const rule = announcedRule(event);
   const list = events ?? S.log;
   const at = list.indexOf(event);
   const play = [...list.slice(0, at < 0 ? list.length : at)].reverse().find((e) => e.type === "play" && e.seat === event.seat);
   const target = play ? parseMove(play.move).target : null;
-  return target === null || target === undefined ? t("web.log.custom", { rule })
-    : t("web.log.custom_target", { rule, name: seatName(target) });
-}
-
-// A reaction from a player: a bubble on their seat for a few seconds and a line.
-const EMOTES = ["hi", "nice", "wow", "oops", "hurry", "gg"];
-
-function showEmote(message) {
-  if (!EMOTES.includes(message.emote)) return;
-  const text = t(`web.emote.${message.emote}`);
-  toast(`${seatName(message.seat)}: ${text}`);
-  const chip = app.querySelector(`.opponent[data-seat="${message.seat}"] .op-name`);
-  if (!chip) return;
-  const bubble = document.createElement("span");
-  bubble.className = "emote-bubble";
-  bubble.textContent = text;
-  chip.append(bubble);
-  setTimeout(() => bubble.remove(), 3000);
-}
-
-function emoteBar() {
-  if (S.seat === null || !S.showEmotes) return "";
-  return html`<div class="emotes" role="group" aria-label="${t("web.react")}">${EMOTES.map((name) =>
-    html`<button class="small" data-action="emote" data-emote="${name}">${t(`web.emote.${name}`)}</button>`)}</div>`;
+  const line = t("common.custom.played", { name: seatName(event.seat), rule });
+  return target === null || target === undefined ? line : t("web.log.custom_target", { rule: line, name: seatName(target) });
 }
 
 function onEvent(event) {
+  // A Wild Customizable's rule is shown until the next turn starts.
+  if (event.type === "play" || event.type === "pass" || (event.type === "draw" && event.reason === "turn")) S.announce = null;
+  if (event.type === "custom") S.announce = event;
   if (event.type === "round_over") S.roundOver = event;
   if (event.type === "challenge" && event.hand) S.reveal = event;
   if (event.type === "catch" && event.target === S.seat) toast(t("web.toast.caught", { name: seatName(event.seat) }));
@@ -341,8 +324,13 @@ function onError(message) {
     return;
   }
   if (message.code === "stale") { toast(t("web.error.stale")); return; }
-  if (message.reason) { toast(refusalText(message.reason)); return; }
+  if (message.refusal) { toast(moveRefusalText(message.refusal)); return; }
   const known = S.strings[`web.error.${message.code}`];
+  if (message.code === "bad_rule") {  // the Wild Customizable rule: why, in the reader's language
+    S.homeError = refusalText(message.reason, message.fields ?? {}, t);
+    toast(S.homeError);
+    return;
+  }
   toast(known ? t(`web.error.${message.code}`) : message.message);
 }
 
@@ -357,7 +345,7 @@ function refusalParam(name, value) {
   return String(value);
 }
 
-function refusalText(reason) {
+function moveRefusalText(reason) {
   const key = `web.why.${reason.code}`;
   if (!(key in S.strings)) return reason.text;
   const params = Object.fromEntries(Object.entries(reason.params ?? {}).map(([k, v]) => [k, refusalParam(k, v)]));
@@ -366,7 +354,7 @@ function refusalText(reason) {
 
 function whyNot(card) {
   const reason = S.game?.why?.[card];
-  return reason ? refusalText(reason) : t("web.not_playable", { card: cardName(card) });
+  return reason ? moveRefusalText(reason) : t("web.not_playable", { card: cardName(card) });
 }
 
 function trackChanges(fresh) {
@@ -424,14 +412,16 @@ function seatName(seat) {
 
 function parseMove(text) {
   const words = text.split(" ");
-  const move = { text, kind: words[0], card: null, color: null, arg: null, target: null, uno: false };
+  const move = { text, kind: words[0], card: null, color: null, arg: null, target: null, gift: null, uno: false };
   if (words[words.length - 1] === "uno" && words.length > 1) { move.uno = true; words.pop(); }
   if (move.kind === "play") {
     move.card = words[1];
     let rest = words.slice(2);
     if (move.card.startsWith("W")) { move.color = rest[0]; rest = rest.slice(1); }
-    for (const word of rest) {
-      if (/^[0-9]+$/.test(word)) move.target = Number(word); else move.arg = word;
+    for (const word of rest) {  // a seat, a colour to discard, a card to give (DECISIONS.md D18)
+      if (/^[0-9]+$/.test(word)) move.target = Number(word);
+      else if (/^[RYGB]$/.test(word)) move.arg = word;
+      else move.gift = word;
     }
   } else if (move.kind === "color") move.color = words[1];
   else if (move.kind === "catch") move.target = Number(words[1]);
@@ -553,13 +543,12 @@ function homeScreen() {
         </fieldset>
         <fieldset><legend>${t("web.presets")}</legend><div class="presets">${presets}</div>
           <p class="muted">${current ? t(`web.preset_help.${current}`) : t("web.preset_own")}</p></fieldset>
-        <details><summary>${t("web.house_rules")}</summary>
+        <details id="house-rules" ${S.rulesOpen ? "open" : ""}><summary>${t("web.house_rules")}</summary>
           <div class="rules-form">
           ${bools.map((key) => html`<label class="check"><input type="checkbox" id="rule-${key}" ${rules[key] ? "checked" : ""}> ${t(`common.rule.${key}`)}</label>`)}
           <div class="grid2">${numbers.map(([key, lo, hi]) => html`<label class="field">${t(`common.rule.${key}`)}
             <input type="number" id="rule-${key}" min="${lo}" max="${hi}" value="${rules[key]}"></label>`)}</div>
-          <label class="field">${t("common.rule.custom_rule")}<select id="rule-custom_rule">
-            ${meta.custom_rules.map((name) => html`<option value="${name}">${t(`common.custom.${name}`)}</option>`)}</select></label>
+          ${builderView(html, t, meta.custom_composer, Number(S.form["rule-custom_count"] ?? rules.custom_count))}
           </div>
         </details>
         <button type="submit" class="primary big">${t("web.create")}</button>
@@ -639,9 +628,34 @@ function lobbyScreen() {
 }
 
 function ruleText(key, value) {
-  if (key === "custom_rule") return `${t("common.rule.custom_rule")}: ${t(`common.custom.${value}`)}`;
+  if (key === "custom_rule") return `${t("common.rule.custom_rule")}: ${customRuleText()}`;
   if (typeof value === "boolean") return `${t(`common.rule.${key}`)}${value ? "" : ` (${t("web.off")})`}`;
   return `${t(`common.rule.${key}`)}: ${value}`;
+}
+
+// The room's Wild Customizable rule in words: a preset's explanation, or a family's rule
+// by its name, explanation and text (the name and text are a person's: escaped as text).
+function customRuleText() {
+  const rules = S.roomInfo?.rules ?? {};
+  const rule = rules.custom_rule ?? "none";
+  const explained = describeRule(rule, t, S.meta?.custom_composer, rules.custom_count ?? 2);
+  if (typeof rule === "string") return explained;
+  return `${rule.name}: ${explained}${rule.text ? ` — “${rule.text}”` : ""}`;
+}
+
+// A Wild Customizable's announcement (the custom event) in words.
+function announcedRule(event) {
+  if (!event.name) return describeRule(event.rule, t, S.meta?.custom_composer, S.roomInfo?.rules?.custom_count ?? 2);
+  const explained = describeRule({ steps: event.steps }, t, S.meta?.custom_composer);
+  return `${event.name}: ${explained}${event.text ? ` — “${event.text}”` : ""}`;
+}
+
+// What the seat chosen for a Wild Customizable is for under the room's rule.
+function customSeatPurpose() {
+  const rule = S.roomInfo?.rules?.custom_rule;
+  if (!rule || typeof rule === "string") return S.meta?.seat_purpose?.WC;
+  const chosen = new Set(rule.steps.filter((step) => step.who === "chosen").map((step) => step.what));
+  return chosen.size === 1 && chosen.has("swap") ? "swap" : "chosen";
 }
 
 function gameScreen() {
@@ -686,7 +700,8 @@ function gameScreen() {
     <button class="pile draw-pile ${canDraw ? "can" : ""}" data-move="draw" ${canDraw ? "" : "disabled"} data-focus="draw"
       aria-label="${t("web.draw_pile", { count: view.draw_pile })}${canDraw ? ". " + drawLabel : ""}">
       ${backSVG()}<span class="pile-count">${view.draw_pile}</span></button>
-    <div class="pile discard ${S.topChanged ? "flip" : ""}" role="img" aria-label="${(t("web.top_card", { card: top ? cardName(top) : "-" }))}">
+    <div class="pile discard ${S.topChanged ? "flip" : ""}" role="img" aria-label="${(t("web.top_card", { card: top ? cardName(top) : "-" }))}"
+      ${top === "WC" ? html`title="${customRuleText()}"` : ""}>
       ${top ? cardSVG(top) : ""}</div>
     <div class="table-info">
       <div class="to-match" aria-label="${(t("web.color_to_match", { color: color ? t(`common.color.${color}`) : t("web.color_none") }))}">
@@ -714,7 +729,7 @@ function gameScreen() {
   const rulesLine = houseRules.length ? html`<button class="ghost small rules-line" data-action="rules">${t("web.house_rules")}: ${houseRules.map(([name]) => name).join(" · ")}</button>` : "";
   return html`<main class="game seats-${n > 6 ? "many" : "few"}">
     <ol class="opponents dir-${dir === 1 ? "cw" : "ccw"}" aria-label="${t("web.play_order")}">${opponents}</ol>
-    ${table}${waiting || status}
+    ${table}${waiting || status}${announceBanner()}
     <div class="dock">${handSection}${actions}</div>
     <nav class="game-nav">${rulesLine}
       <button class="ghost" data-action="scores" data-focus="scores">${t("web.scoreboard")}</button>
@@ -724,6 +739,13 @@ function gameScreen() {
     </nav>${emoteBar()}
     ${S.showLog ? logView() : ""}
     ${overlay}</main>`;
+}
+
+// The last Wild Customizable's rule, until the next turn starts (a table rule is only this).
+function announceBanner() {
+  const event = S.announce;
+  if (!event) return "";
+  return html`<p class="rule-announce" role="status" data-testid="rule-announce">${t("common.custom.played", { name: seatName(event.seat), rule: announcedRule(event) })}</p>`;
 }
 
 function statusText(view, legal) {
@@ -757,8 +779,10 @@ function handView(view, legal, me) {
     const label = `${cardName(code)}${playable ? ", " + t("web.playable") : ""}`;
     const isNew = (fresh.get(code) ?? 0) > 0;
     if (isNew) fresh.set(code, fresh.get(code) - 1);
+    const tip = code === "WC" ? customRuleText() : null;
     return html`<li><button class="card ${playable ? "playable" : deciding ? "dim" : ""} ${isNew ? "new" : ""}"
-      data-card="${code}" data-focus="card-${index}" aria-label="${(label)}" ${playable ? "" : raw('aria-disabled="true"')}>
+      data-card="${code}" data-focus="card-${index}" aria-label="${(label)}" ${playable ? "" : raw('aria-disabled="true"')}
+      ${tip ? html`title="${tip}"` : ""}>
       ${cardSVG(code)}</button></li>`;
   });
   return html`<section class="hand-wrap ${S.hits?.has(me) ? "hit" : ""}" aria-label="${t("web.your_hand", { count: hand.length })}">
@@ -846,8 +870,14 @@ function dialogView(dialog, legal) {
         return html`<button class="seat-choice" data-pick="target:${seat}">${(seatName(seat))}
           <span class="muted">${t("web.cards_n", { count: Array.isArray(count) ? count.length : count })}</span></button>`;
       });
-      const key = S.meta?.seat_purpose?.[dialog.card] === "swap" ? "web.choose_swap" : "web.choose_player";
+      const purpose = dialog.card === "WC" ? customSeatPurpose() : S.meta?.seat_purpose?.[dialog.card];
+      const key = purpose === "swap" ? "web.choose_swap" : "web.choose_player";
       return dialogShell(t(key), html`<div class="seat-grid">${buttons}</div>`);
+    }
+    if (dialog.step === "gift") {
+      const buttons = pick("gift").map((code) => html`<button class="card small gift-choice" data-pick="gift:${code}"
+        aria-label="${cardName(code)}">${cardSVG(code)}</button>`);
+      return dialogShell(t("web.choose_gift"), html`<div class="gift-grid">${buttons}</div>`);
     }
   }
   return "";
@@ -979,6 +1009,9 @@ function logLine(event) {
     case "swap": return t("web.log.swap", { a: seatName(event.seats[0]), b: seatName(event.seats[1]) });
     case "pass_hands": return t("web.log.pass_hands");
     case "custom": return customText(event, null);
+    case "reverse": return t("web.log.reverse", { name });
+    case "reveal": return t("web.log.reveal", { name, cards: event.hand.map(cardName).join(", ") || "-" });
+    case "give": return t(event.card ? "web.log.give_card" : "web.log.give", { name, to: seatName(event.to), card: event.card ? cardName(event.card) : "" });
     case "discard": return t("web.log.discard", { name, cards: event.cards.map(cardName).join(", ") || "-" });
     case "reshuffle": return t("web.log.reshuffle", { count: event.count });
     case "round_over": return t("web.log.round_over", { name: seatName(event.winner), points: event.points.reduce((a, b) => a + b, 0) });
@@ -1000,10 +1033,7 @@ function activeRules() {
   for (const [key, value] of Object.entries(rules)) {
     if (value === true && `web.rule_help.${key}` in S.strings) lines.push([ruleText(key, value), t(`web.rule_help.${key}`)]);
   }
-  if (rules.custom_rule && rules.custom_rule !== "none") {
-    const count = rules.custom_count ?? 2;
-    lines.push([t("common.rule.custom_rule"), t(`common.custom.${rules.custom_rule}`).replace(/\bN\b/g, String(count))]);
-  }
+  if (rules.custom_rule && rules.custom_rule !== "none") lines.push([t("common.rule.custom_rule"), customRuleText()]);
   return lines;
 }
 
@@ -1047,7 +1077,8 @@ function advancePlay(dialog) {
   const variants = dialog.variants;
   if (variants.length === 1) { sendMove(variants[0].text); return; }
   const distinct = (field) => new Set(variants.map((m) => m[field])).size > 1;
-  dialog.step = distinct("color") ? "color" : distinct("arg") ? "arg" : distinct("target") ? "target" : null;
+  dialog.step = distinct("color") ? "color" : distinct("arg") ? "arg" : distinct("target") ? "target"
+    : distinct("gift") ? "gift" : null;
   if (dialog.step === null) { sendMove(variants[0].text); return; }
   S.dialog = dialog;
   render();
@@ -1073,6 +1104,7 @@ function collectSettings() {
     else if (typeof value === "number") rules[key] = Number(input.value);
     else rules[key] = input.value;
   }
+  rules.custom_rule = chosenRule();
   return {
     name: document.getElementById("room-name").value,
     seats: Number(document.getElementById("seats").value),
@@ -1127,6 +1159,17 @@ function remember(event) {
 }
 app.addEventListener("change", remember);
 app.addEventListener("input", remember);
+// The house rules stay open while the rule builder redraws the form.
+app.addEventListener("toggle", (event) => {
+  if (event.target.id === "house-rules") S.rulesOpen = event.target.open;
+}, true);
+app.addEventListener("change", (event) => {
+  if (S.meta && builderInput(event.target, S.meta.custom_composer) === true) render();
+});
+app.addEventListener("input", (event) => {
+  if (event.target.dataset.cr === "name" || event.target.dataset.cr === "text") builderInput(event.target, S.meta.custom_composer);
+  if (event.target.id === "rule-custom_count" && S.meta) refreshExplanation(app, t, S.meta.custom_composer, Number(event.target.value));
+});
 
 function restoreForm() {
   for (const [id, value] of Object.entries(S.form)) {
@@ -1147,6 +1190,7 @@ app.addEventListener("click", (event) => {
   if (target.dataset.pick) { pick(target.dataset.pick); return; }
   const action = target.dataset.action;
   if (!action) return;
+  if (S.meta && builderAction(target, S.meta.custom_composer)) { render(); return; }
   if (action === "home") { event.preventDefault(); leaveRoom(); return; }
   const game = S.game;
   switch (action) {
