@@ -451,7 +451,7 @@ def test_the_custom_card_says_its_number_and_whom_it_hit() -> None:
                     dealer=1)
         click(page, ".hand button.card[data-card=WC]")
         click(page, ".color-choice[data-color=G]")
-        toast_text(page, "A player you choose draws 3", "Bot 1")
+        toast_text(page, "Wild Customizable", "draws 3 (", "Bot 1)")
         click(page, "[data-action=log]")
         log = page.locator(".log").inner_text()
         assert "draws 3 (" in log and "draws N" not in log, log

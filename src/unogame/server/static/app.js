@@ -298,6 +298,28 @@ function customText(event, events) {
   return target === null || target === undefined ? line : t("web.log.custom_target", { rule: line, name: seatName(target) });
 }
 
+// A reaction from a player: a bubble on their seat for a few seconds and a line.
+const EMOTES = ["hi", "nice", "wow", "oops", "hurry", "gg"];
+
+function showEmote(message) {
+  if (!EMOTES.includes(message.emote)) return;
+  const text = t(`web.emote.${message.emote}`);
+  toast(`${seatName(message.seat)}: ${text}`);
+  const chip = app.querySelector(`.opponent[data-seat="${message.seat}"] .op-name`);
+  if (!chip) return;
+  const bubble = document.createElement("span");
+  bubble.className = "emote-bubble";
+  bubble.textContent = text;
+  chip.append(bubble);
+  setTimeout(() => bubble.remove(), 3000);
+}
+
+function emoteBar() {
+  if (S.seat === null || !S.showEmotes) return "";
+  return html`<div class="emotes" role="group" aria-label="${t("web.react")}">${EMOTES.map((name) =>
+    html`<button class="small" data-action="emote" data-emote="${name}">${t(`web.emote.${name}`)}</button>`)}</div>`;
+}
+
 function onEvent(event) {
   // A Wild Customizable's rule is shown until the next turn starts.
   if (event.type === "play" || event.type === "pass" || (event.type === "draw" && event.reason === "turn")) S.announce = null;
