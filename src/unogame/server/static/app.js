@@ -462,6 +462,8 @@ function icon(name) {
   const paths = {
     cw: "M12 4a8 8 0 1 1-7.5 5.2M4 4v5h5",
     ccw: "M12 4a8 8 0 1 0 7.5 5.2M20 4v5h-5",
+    sound: "M4 9h4l5-4v14l-5-4H4zM16 9a4 4 0 0 1 0 6M18.5 6.5a7.5 7.5 0 0 1 0 11",
+    mute: "M4 9h4l5-4v14l-5-4H4zM16 9l5 6M21 9l-5 6",
   };
   return html`<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="${paths[name]}"
     fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
@@ -504,7 +506,7 @@ function topBar() {
     ${connection}
     <span class="spacer"></span>
     ${S.code ? html`<button class="ghost sound-toggle" data-action="mute" data-focus="mute" aria-pressed="${String(muted())}"
-      aria-label="${muted() ? t("web.sound_off") : t("web.sound_on")}">${muted() ? "🔇" : "🔊"}</button>` : ""}
+      aria-label="${muted() ? t("web.sound_off") : t("web.sound_on")}">${icon(muted() ? "mute" : "sound")}</button>` : ""}
     <button class="ghost" data-action="rules" data-focus="rules">${t("web.rules")}</button>
     <button class="ghost lang" data-action="lang" data-lang="${other}" data-focus="lang"
       aria-label="${t("web.switch_language")}">${other === "th" ? "ไทย" : "English"}</button>
