@@ -1,0 +1,315 @@
+"""A game played through the compiled core, with the engine's reading API.
+
+:class:`NativeGame` offers what the simulator, the bots and the tests use of
+:class:`~unogame.engine.Game` (legal moves, checked ``push`` with events, positions and
+views), and gives the same answers: the differential tests compare the two move by move.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..engine import Event, Game, IllegalMoveError, Move, Rules
+from ..engine.cards import CARD_CODE, CARD_POINTS, COLORS, card_from_code
+from ..engine.game import Pending
+from ..engine.rules import CUSTOM_RULES
+from . import CORE, rules_tuple
+
+PENDING_KINDS: Final = (None, "challenge", "drawn", "color", "stack")
+REASONS: Final = ("turn", "stack", "draw_two", "wild_draw_four", "challenge", "custom",
+                  "uno_penalty")
+_CUSTOM_NAMES: Final = tuple(CUSTOM_RULES)
+(EV_PLAY, EV_SKIP, EV_DRAW, EV_SWAP, EV_PASS_HANDS, EV_CUSTOM, EV_DISCARD, EV_ROUND_OVER,
+ EV_RESHUFFLE, EV_CHALLENGE, EV_ACCEPT, EV_COLOR, EV_UNO, EV_CATCH, EV_PASS,
+ EV_DEAL) = range(16)
+_SEAT_EVENTS: Final = {EV_SKIP: "skip", EV_ACCEPT: "accept", EV_UNO: "uno", EV_PASS: "pass"}
+
+
+def _codes(cards: Any) -> list[str]:
+    return [CARD_CODE[card] for card in cards]
+
+
+def _pending_tuple(pending: Pending | None) -> tuple[int, int, int, int, int, int]:
+    if pending is None:
+        return (0, -1, -1, 0, -1, 0)
+    return (PENDING_KINDS.index(pending.kind), pending.by, pending.color, int(pending.guilty),
+            pending.card, pending.amount)
+
+
+def state_from_game(game: Game) -> Any:
+    """A core state copying ``game`` (through its public readers)."""
+    if CORE is None:
+        raise RuntimeError("the compiled core is not available")
+    table = rules_tuple(game.rules)
+    if table is None:
+        raise ValueError("the core cannot play these rules")
+    position = game.position()
+    # TODO(i8-engine): the public shuffle counter replaces this private read.
+    shuffles = getattr(game, "shuffle_count", None)
+    if shuffles is None:
+        shuffles = game._shuffles  # noqa: SLF001 - no public reader before i8-engine lands
+    return _load_state(game.players, table, game.seed, shuffles, position, game.pending)
+
+
+def _load_state(players: int, table: tuple[int, ...], seed: int, shuffles: int,
+                position: dict[str, Any], pending: Pending | None) -> Any:
+    assert CORE is not None
+    color = position["color"]
+    winner = position.get("winner")
+    game_winner = position.get("game_winner")
+    return CORE.State.load(
+        players, table, seed, shuffles,
+        [[card_from_code(code) for code in hand] for hand in position["hands"]],
+        [card_from_code(code) for code in reversed(position["draw_pile"])],
+        [card_from_code(code) for code in reversed(position["discard_pile"])],
+        COLORS.index(color) if color is not None else -1,
+        position.get("direction", 1), position.get("turn", 0),
+        position.get("dealer", (position.get("turn", 0) - 1) % players),
+        list(position.get("scores", [0] * players)), _pending_tuple(pending),
+        list(position.get("uno", [])), list(position.get("catchable", [])),
+        -1 if winner is None else winner, -1 if game_winner is None else game_winner)
+
+
+class NativeGame:
+    """A round (or match) whose moves the core applies; the engine's API for reading it."""
+
+    __slots__ = ("_state", "players", "rules", "seed")
+
+    def __init__(self, state: Any, rules: Rules, seed: int) -> None:
+        self._state = state
+        self.rules = rules
+        self.seed = seed
+        self.players: int = state.players
+
+    @classmethod
+    def new(cls, players: int, rules: Rules | None = None, seed: int = 0) -> NativeGame:
+        """``Game.new`` in the core (the same deal for the same seed)."""
+        if CORE is None:
+            raise RuntimeError("the compiled core is not available")
+        rules = rules if rules is not None else Rules()
+        table = rules_tuple(rules)
+        if table is None:
+            raise ValueError("the core cannot play these rules")
+        return cls(CORE.State.new(players, table, seed), rules, seed)
+
+    @classmethod
+    def from_game(cls, game: Game) -> NativeGame:
+        """A copy of an engine game."""
+        return cls(state_from_game(game), game.rules, game.seed)
+
+    @classmethod
+    def from_position(cls, position: dict[str, Any], rules: Rules | None = None,
+                      seed: int = 0) -> NativeGame:
+        """``Game.from_position``: the engine checks the position, the core plays it (the
+        catchable seats in the position's order, as the engine's set is built)."""
+        game = Game.from_position(position, rules, seed)
+        table = rules_tuple(game.rules)
+        if table is None:
+            raise ValueError("the core cannot play these rules")
+        loaded = {**game.position(), "catchable": list(position.get("catchable", []))}
+        state = _load_state(game.players, table, seed, 0, loaded, game.pending)
+        return cls(state, game.rules, seed)
+
+    @property
+    def state(self) -> Any:
+        """The core state (for playouts)."""
+        return self._state
+
+    def copy(self) -> NativeGame:
+        return NativeGame(self._state.copy(), self.rules, self.seed)
+
+    # ----------------------------------------------------------------- reading
+
+    def _fields(self) -> dict[str, Any]:
+        return self._state.export()  # type: ignore[no-any-return]
+
+    @property
+    def turn(self) -> int:
+        return self._state.turn  # type: ignore[no-any-return]
+
+    @property
+    def winner(self) -> int | None:
+        winner = self._state.winner
+        return None if winner < 0 else winner  # type: ignore[no-any-return]
+
+    @property
+    def game_winner(self) -> int | None:
+        winner = self._fields()["game_winner"]
+        return None if winner < 0 else winner  # type: ignore[no-any-return]
+
+    @property
+    def direction(self) -> int:
+        return self._fields()["direction"]  # type: ignore[no-any-return]
+
+    @property
+    def dealer(self) -> int:
+        return self._fields()["dealer"]  # type: ignore[no-any-return]
+
+    @property
+    def scores(self) -> list[int]:
+        return self._fields()["scores"]  # type: ignore[no-any-return]
+
+    @property
+    def shuffle_count(self) -> int:
+        return self._fields()["shuffles"]  # type: ignore[no-any-return]
+
+    @property
+    def hands(self) -> list[list[str]]:
+        return [_codes(hand) for hand in self._fields()["hands"]]
+
+    def hand_sizes(self) -> list[int]:
+        return self._state.hand_sizes()  # type: ignore[no-any-return]
+
+    @property
+    def pending(self) -> Pending | None:
+        return _pending(self._fields()["pending"])
+
+    @property
+    def is_round_over(self) -> bool:
+        return self._state.winner >= 0  # type: ignore[no-any-return]
+
+    def position(self) -> dict[str, Any]:
+        """The full position as a NOTATION JSON object (as ``Game.position``)."""
+        return _position(self._fields(), None)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The position as ``seat`` sees it (as ``Game.view``)."""
+        return _position(self._fields(), -1 if seat is None else seat)
+
+    # ----------------------------------------------------------------- moves
+
+    def legal_moves(self, seat: int | None = None) -> list[Move]:
+        codes = self._state.legal_moves(self.turn if seat is None else seat)
+        return [Move.from_code(code) for code in codes]
+
+    def push(self, seat: int, move: Move | str) -> list[Event]:
+        """Apply a legal move and return its events (as ``Game.push``)."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalMoveError(f"there is no seat {seat!r} in a {self.players}-player game")
+        try:
+            raw = self._state.push(seat, move.code)
+        except ValueError:
+            raise IllegalMoveError(f"{move} is not a legal move for seat {seat} now") from None
+        return self._events(raw)
+
+    def push_unchecked(self, seat: int, move: Move) -> None:
+        self._state.push(seat, move.code, False)
+
+    def next_round(self) -> list[Event]:
+        if self.winner is None:
+            raise IllegalMoveError("R7.4: the round is not over yet")
+        if self.game_winner is not None:
+            raise IllegalMoveError(f"R3.2: the game is over; seat {self.game_winner} won")
+        return self._events(self._state.next_round())
+
+    def _events(self, raw: list[tuple[Any, ...]]) -> list[Event]:
+        return [_event(item, self) for item in raw]
+
+
+def _pending(data: tuple[int, ...]) -> Pending | None:
+    kind, by, color, guilty, card, amount = data
+    name = PENDING_KINDS[kind]
+    if name is None:
+        return None
+    if name == "challenge":
+        return Pending(name, by=by, color=color, guilty=bool(guilty), amount=amount)
+    if name == "drawn":
+        return Pending(name, card=card)
+    if name == "stack":
+        return Pending(name, amount=amount)
+    return Pending(name)
+
+
+def _position(fields: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """NOTATION's position (``seat`` None) or a seat's view (-1: a spectator)."""
+    hands = [_codes(hand) for hand in fields["hands"]]
+    pending = _pending(fields["pending"])
+    winner, game_winner = fields["winner"], fields["game_winner"]
+    return {
+        "players": fields["players"],
+        "hands": hands if seat is None else [
+            hand if index == seat else len(hand) for index, hand in enumerate(hands)],
+        "draw_pile": _codes(reversed(fields["draw"])) if seat is None else len(fields["draw"]),
+        "discard_pile": _codes(reversed(fields["discard"])),
+        "color": COLORS[fields["color"]] if fields["color"] >= 0 else None,
+        "direction": fields["direction"],
+        "turn": fields["turn"],
+        "dealer": fields["dealer"],
+        "scores": fields["scores"],
+        "pending": _pending_view(pending, seat, fields["turn"]),
+        "uno": fields["uno"],
+        "catchable": fields["catchable"],
+        "winner": None if winner < 0 else winner,
+        "game_winner": None if game_winner < 0 else game_winner,
+    }
+
+
+def _pending_view(pending: Pending | None, seat: int | None, turn: int) -> dict[str, Any] | None:
+    if pending is None:
+        return None
+    out: dict[str, Any] = {"kind": pending.kind}
+    if pending.kind == "challenge":
+        out["by"] = pending.by
+        out["color"] = COLORS[pending.color] if pending.color >= 0 else None
+        if seat is None or seat == pending.by:
+            out["guilty"] = pending.guilty
+        if pending.amount != 4:
+            out["amount"] = pending.amount
+    elif pending.kind == "drawn":
+        if seat is None or seat == turn:
+            out["card"] = CARD_CODE[pending.card]
+    elif pending.kind == "stack":
+        out["amount"] = pending.amount
+    return out
+
+
+def _event(item: tuple[Any, ...], game: NativeGame) -> Event:
+    kind = item[0]
+    if kind in _SEAT_EVENTS:
+        return Event(_SEAT_EVENTS[kind], {"seat": item[1]})
+    if kind == EV_PLAY:
+        seat, code, color, jump_in = item[1:]
+        move = Move.from_code(code)
+        public: dict[str, Any] = {"seat": seat, "card": CARD_CODE[move.card],
+                                  "move": move.text, "color": COLORS[color]}
+        if jump_in:
+            public["jump_in"] = True
+        return Event("play", public)
+    if kind == EV_DRAW:
+        seat, count, reason, cards = item[1:]
+        return Event("draw", {"seat": seat, "count": count, "reason": REASONS[reason]},
+                     {seat: {"cards": _codes(cards)}})
+    if kind == EV_SWAP:
+        return Event("swap", {"seats": [item[1], item[2]]})
+    if kind == EV_PASS_HANDS:
+        return Event("pass_hands", {"direction": item[1]})
+    if kind == EV_CUSTOM:
+        return Event("custom", {"seat": item[1], "rule": _CUSTOM_NAMES[item[2]]})
+    if kind == EV_DISCARD:
+        return Event("discard", {"seat": item[1], "cards": _codes(item[2])})
+    if kind == EV_RESHUFFLE:
+        return Event("reshuffle", {"count": item[1]})
+    if kind == EV_CHALLENGE:
+        seat, by, guilty, hand = item[1:]
+        return Event("challenge", {"seat": seat, "by": by, "guilty": bool(guilty)},
+                     {seat: {"hand": _codes(hand)}})
+    if kind == EV_COLOR:
+        return Event("color", {"seat": item[1], "color": COLORS[item[2]]})
+    if kind == EV_CATCH:
+        return Event("catch", {"seat": item[1], "target": item[2]})
+    if kind == EV_DEAL:
+        dealer, top, turn, direction = item[1:]
+        return Event("deal", {"dealer": dealer, "top": CARD_CODE[top], "turn": turn,
+                              "direction": direction})
+    # EV_ROUND_OVER: the last event of its move, read from the state after it
+    fields = game._fields()  # noqa: SLF001 - the same class
+    hands = fields["hands"]
+    game_winner = fields["game_winner"]
+    return Event("round_over", {
+        "winner": fields["winner"],
+        "points": [sum(CARD_POINTS[card] for card in hand) for hand in hands],
+        "scores": fields["scores"], "hands": [_codes(hand) for hand in hands],
+        "game_winner": None if game_winner < 0 else game_winner,
+    })
