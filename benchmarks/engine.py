@@ -8,9 +8,13 @@ drawing only when it cannot play, as RLCard's random agents do).
 
     python benchmarks/engine.py                 # 2, 4 and 10 players
     python benchmarks/engine.py --vs-rlcard     # also RLCard 1.2.0's UNO loop, same run, same core
+    python benchmarks/engine.py --native --vs-rlcard   # also the compiled core (unogame.native)
 
 With ``--vs-rlcard`` the two loops alternate in short slices so that machine noise hits
 both alike; the last line is ``vs rlcard (4 players): X.XX x`` (our games/s over RLCard's).
+With ``--native`` the compiled core plays the same rounds (``Game.new`` and the same random
+playout, generator call for generator call, in C) and the last line is
+``vs rlcard (4 players, native): X.XX x``; a rule set the core cannot play is said loudly.
 """
 
 from __future__ import annotations
@@ -37,6 +41,27 @@ def unogame_loop(players: int, rules: Rules) -> Callable[[int], tuple[int, int]]
             game = Game.new(players, rules, seed)
             decisions += play_random_round(game, random.Random(seed))
         return games, decisions
+
+    return run
+
+
+def native_loop(players: int, rules: Rules) -> Callable[[int], tuple[int, int]]:
+    """The same rounds as :func:`unogame_loop`, played by the compiled core."""
+    from unogame.native import CORE, rules_tuple
+
+    table = rules_tuple(rules)
+    if CORE is None or table is None:
+        raise SystemExit("--native: the compiled core is not available or cannot play "
+                         "these rules (pip install -e . with a C compiler; "
+                         "UNOGAME_NO_NATIVE unset)")
+    core = CORE
+    state = {"seed": 0}
+
+    def run(games: int) -> tuple[int, int]:
+        seed = state["seed"]
+        state["seed"] += games
+        decisions, _wins = core.random_rounds(players, table, seed, games)
+        return games, int(decisions)
 
     return run
 
@@ -88,6 +113,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--players", default="2,4,10")
     parser.add_argument("--vs-rlcard", action="store_true")
+    parser.add_argument("--native", action="store_true", help="also the compiled core")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core for all
@@ -96,23 +122,36 @@ def main() -> None:
     results = {}
     for players in (int(p) for p in args.players.split(",")):
         loops = {"unogame": unogame_loop(players, rules)}
+        if args.native:
+            loops["native"] = native_loop(players, rules)
         if args.vs_rlcard and players == 4:
             loops["rlcard"] = rlcard_loop(players)
         measured = measure(loops, args.seconds)
         results[players] = measured
-        games, decisions, elapsed = measured["unogame"]
-        print(f"{players:>7} {games / elapsed:>10.0f} {decisions / elapsed:>12.0f} "
-              f"{decisions / games:>15.1f}")
+        for name in ("unogame", "native"):
+            if name in measured:
+                games, decisions, elapsed = measured[name]
+                label = f"{players}" if name == "unogame" else f"{players} native"
+                print(f"{label:>7} {games / elapsed:>10.0f} {decisions / elapsed:>12.0f} "
+                      f"{decisions / games:>15.1f}")
     if args.vs_rlcard:
         if 4 not in results:
-            results[4] = measure({"unogame": unogame_loop(4, rules),
-                                  "rlcard": rlcard_loop(4)}, args.seconds)
+            loops = {"unogame": unogame_loop(4, rules), "rlcard": rlcard_loop(4)}
+            if args.native:
+                loops["native"] = native_loop(4, rules)
+            results[4] = measure(loops, args.seconds)
         games, steps, elapsed = results[4]["rlcard"]
         print(f"rlcard 4 players: {games / elapsed:.0f} games/s, {steps / elapsed:.0f} "
               f"steps/s, {steps / games:.1f} steps/game")
         ours = results[4]["unogame"]
         ratio = (ours[0] / ours[2]) / (games / elapsed)
         print(f"vs rlcard (4 players): {ratio:.2f} x")
+        if args.native:
+            native = results[4]["native"]
+            print(f"native 4 players: {native[0] / native[2]:.0f} games/s "
+                  f"({native[0] / native[2] / 200_000:.2f} x of 200,000)")
+            ratio = (native[0] / native[2]) / (games / elapsed)
+            print(f"vs rlcard (4 players, native): {ratio:.2f} x")
 
 
 if __name__ == "__main__":

@@ -73,37 +73,37 @@ static void next_rng(uno_state *s, py_random *rng) {
     s->shuffles++;
 }
 
-/* Sort by random keys, as list.sort(key=...) does: stable, keys drawn in list order. */
+/* Sort by random keys, as list.sort(key=...) does: stable, keys drawn in list order.
+ * A key times 2**53 is an exact integer; packed with the card's index it makes distinct
+ * 60-bit words, sorted by buckets on the top bits and then insertion. */
 static void shuffle_with(py_random *rng, uint8_t *cards, int count) {
-    double keys[MAX_CARDS];
-    uint8_t sorted[MAX_CARDS];
-    int order[MAX_CARDS], scratch[MAX_CARDS];
+    uint64_t words[MAX_CARDS], sorted[MAX_CARDS];
+    int starts[257] = {0};
     for (int i = 0; i < count; i++) {
-        keys[i] = py_random_random(rng);
-        order[i] = i;
+        uint64_t key = (uint64_t)(py_random_random(rng) * 9007199254740992.0);
+        words[i] = key << 7 | (uint64_t)i;
+        starts[(key >> 45) + 1]++;
     }
-    /* bottom-up merge sort of indices (stable) */
-    for (int width = 1; width < count; width *= 2) {
-        for (int lo = 0; lo < count; lo += 2 * width) {
-            int mid = lo + width < count ? lo + width : count;
-            int hi = lo + 2 * width < count ? lo + 2 * width : count;
-            int a = lo, b = mid, k = lo;
-            while (a < mid && b < hi) {
-                scratch[k++] = keys[order[b]] < keys[order[a]] ? order[b++] : order[a++];
-            }
-            while (a < mid) {
-                scratch[k++] = order[a++];
-            }
-            while (b < hi) {
-                scratch[k++] = order[b++];
-            }
+    for (int b = 0; b < 256; b++) {
+        starts[b + 1] += starts[b];
+    }
+    for (int i = 0; i < count; i++) {
+        sorted[starts[words[i] >> 52]++] = words[i];
+    }
+    for (int i = 1; i < count; i++) {
+        uint64_t word = sorted[i];
+        int j = i - 1;
+        while (j >= 0 && sorted[j] > word) {
+            sorted[j + 1] = sorted[j];
+            j--;
         }
-        memcpy(order, scratch, sizeof(int) * (size_t)count);
+        sorted[j + 1] = word;
     }
+    uint8_t original[MAX_CARDS];
+    memcpy(original, cards, (size_t)count);
     for (int i = 0; i < count; i++) {
-        sorted[i] = cards[order[i]];
+        cards[i] = original[sorted[i] & 127];
     }
-    memcpy(cards, sorted, (size_t)count);
 }
 
 static int full_deck(uint8_t *deck) {
@@ -376,14 +376,33 @@ static void play_variants(const uno_state *s, int seat, int card, int32_t *moves
     }
 }
 
-/* The distinct cards of a hand in the order CPython iterates set(hand). */
+/* The distinct cards of a hand in the order CPython iterates set(hand). From 19 distinct
+ * cards on, CPython's table has 128 slots and every card sits at its own index: sorted. */
 static int hand_set(const uno_state *s, int seat, uint8_t *out) {
+    uint64_t seen = 0;
+    const uint8_t *hand = s->hand[seat];
+    int size = s->hand_len[seat], n = 0;
+    for (int i = 0; i < size; i++) {
+        seen |= 1ULL << hand[i];
+    }
+    if (__builtin_popcountll(seen) >= 19) {
+        while (seen) {
+            int card = __builtin_ctzll(seen);
+            out[n++] = (uint8_t)card;
+            seen &= seen - 1;
+        }
+        return n;
+    }
     small_set set;
     set_clear(&set);
-    for (int i = 0; i < s->hand_len[seat]; i++) {
-        set_add(&set, s->hand[seat][i]);
+    seen = 0;
+    for (int i = 0; i < size; i++) {
+        uint64_t bit = 1ULL << hand[i];
+        if (!(seen & bit)) {
+            seen |= bit;
+            set_add(&set, hand[i]);
+        }
     }
-    int n = 0;
     for (int i = 0; i <= set.mask; i++) {
         if (set.key[i] >= 0) {
             out[n++] = (uint8_t)set.key[i];

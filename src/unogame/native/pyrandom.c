@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "pyrandom_init.h"
+
 /* ------------------------------------------------------------------ SHA-512 (FIPS 180-4) */
 
 static const uint64_t SHA512_K[80] = {
@@ -87,18 +89,10 @@ static void sha512_short(const unsigned char *message, size_t length, unsigned c
 
 /* ------------------------------------------------------------------ MT19937 (as CPython) */
 
-static void init_genrand(py_random *rng, uint32_t seed) {
-    uint32_t *mt = rng->state;
-    mt[0] = seed;
-    for (int i = 1; i < MT_N; i++) {
-        mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
-    }
-    rng->index = MT_N;
-}
-
 static void init_by_array(py_random *rng, const uint32_t *key, size_t key_length) {
     uint32_t *mt = rng->state;
-    init_genrand(rng, 19650218U);
+    memcpy(mt, MT_INIT, sizeof MT_INIT); /* init_genrand(rng, 19650218U) */
+    rng->index = MT_N;
     size_t i = 1, j = 0;
     size_t k = MT_N > key_length ? MT_N : key_length;
     for (; k; k--) {
