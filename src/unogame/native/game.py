@@ -313,3 +313,35 @@ def _event(item: tuple[Any, ...], game: NativeGame) -> Event:
         "scores": fields["scores"], "hands": [_codes(hand) for hand in hands],
         "game_winner": None if game_winner < 0 else game_winner,
     })
+
+
+class SampleTemplate:
+    """The public part of a game (one seat's view), from which core states are made for
+    sampled hidden cards (IS-MCTS determinizations) without building engine games."""
+
+    def __init__(self, game: Game) -> None:
+        table = rules_tuple(game.rules)
+        if CORE is None or table is None:
+            raise RuntimeError("the compiled core cannot play this game")
+        self._table = table
+        self._players = game.players
+        position = game.position()
+        self._hands = [[card_from_code(code) for code in hand] for hand in position["hands"]]
+        discard = position["discard_pile"]
+        color = position["color"]
+        self._fixed = (
+            [card_from_code(code) for code in reversed(discard)],
+            COLORS.index(color) if color is not None else -1,
+            position["direction"], position["turn"], position["dealer"],
+            list(position["scores"]))
+        self._pending = _pending_tuple(game.pending)
+        self._seats = (list(position["uno"]), list(position["catchable"]))
+
+    def sample(self, seed: int, hands: dict[int, list[int]], draw: list[int],
+               pending: Pending | None) -> Any:
+        """A core state with these hidden cards (``draw`` top card last)."""
+        assert CORE is not None
+        full = [hands.get(seat, hand) for seat, hand in enumerate(self._hands)]
+        pending_tuple = self._pending if pending is None else _pending_tuple(pending)
+        return CORE.State.load(self._players, self._table, seed, 0, full, draw, *self._fixed,
+                               pending_tuple, *self._seats, -1, -1)
