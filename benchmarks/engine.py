@@ -12,8 +12,9 @@ drawing only when it cannot play, as RLCard's random agents do).
 
 With ``--vs-rlcard`` the two loops alternate in short slices so that machine noise hits
 both alike; the last line is ``vs rlcard (4 players): X.XX x`` (our games/s over RLCard's).
-With ``--native`` the compiled core plays the same rounds (``Game.new`` and the same random
-playout, generator call for generator call, in C) and the last line is
+With ``--native`` the compiled core plays the same kind of rounds (``Game.new``, exactly, and
+the same random playout policy, in C; the policy's choices come from one generator per
+batch, as in RLCard's loop, instead of one seeded per round) and the last line is
 ``vs rlcard (4 players, native): X.XX x``; a rule set the core cannot play is said loudly.
 """
 
@@ -60,7 +61,7 @@ def native_loop(players: int, rules: Rules) -> Callable[[int], tuple[int, int]]:
     def run(games: int) -> tuple[int, int]:
         seed = state["seed"]
         state["seed"] += games
-        decisions, _wins = core.random_rounds(players, table, seed, games)
+        decisions, _wins = core.random_rounds(players, table, seed, games, 100_000, True)
         return games, int(decisions)
 
     return run

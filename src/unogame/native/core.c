@@ -376,39 +376,80 @@ static void play_variants(const uno_state *s, int seat, int card, int32_t *moves
     }
 }
 
-/* The distinct cards of a hand in the order CPython iterates set(hand). From 19 distinct
- * cards on, CPython's table has 128 slots and every card sits at its own index: sorted. */
+/* insert_clean of CPython's setobject.c into a table of 8 or 32 slots (no tombstones);
+ * ``used`` has a bit per occupied slot. */
+static inline void table_insert(int8_t *table, uint32_t *used, unsigned mask, int key) {
+    unsigned i = (unsigned)key & mask, perturb = (unsigned)key;
+    for (;;) {
+        if (!(*used >> i & 1)) {
+            table[i] = (int8_t)key;
+            *used |= 1u << i;
+            return;
+        }
+        if (i + 9 <= mask) {
+            uint32_t free_after = ~*used >> (i + 1) & 0x1ffu;
+            if (free_after) {
+                unsigned j = i + 1 + (unsigned)__builtin_ctz(free_after);
+                table[j] = (int8_t)key;
+                *used |= 1u << j;
+                return;
+            }
+        }
+        perturb >>= 5;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+}
+
+/* The distinct cards of a hand in the order CPython iterates set(hand): a set built by
+ * adding the cards in hand order starts with 8 slots, has 32 from the 5th distinct card
+ * (the first five re-inserted in slot order) and 128 from the 19th, where every card sits
+ * at its own index (sorted). core_set.c is the general version (tested against CPython). */
 static int hand_set(const uno_state *s, int seat, uint8_t *out) {
     uint64_t seen = 0;
     const uint8_t *hand = s->hand[seat];
     int size = s->hand_len[seat], n = 0;
+    uint8_t distinct[NUM_CARDS];
     for (int i = 0; i < size; i++) {
-        seen |= 1ULL << hand[i];
+        uint64_t bit = 1ULL << hand[i];
+        distinct[n] = hand[i];
+        n += !(seen & bit);
+        seen |= bit;
     }
-    if (__builtin_popcountll(seen) >= 19) {
+    if (n >= 19) {
+        n = 0;
         while (seen) {
-            int card = __builtin_ctzll(seen);
-            out[n++] = (uint8_t)card;
+            out[n++] = (uint8_t)__builtin_ctzll(seen);
             seen &= seen - 1;
         }
         return n;
     }
-    small_set set;
-    set_clear(&set);
-    seen = 0;
-    for (int i = 0; i < size; i++) {
-        uint64_t bit = 1ULL << hand[i];
-        if (!(seen & bit)) {
-            seen |= bit;
-            set_add(&set, hand[i]);
-        }
+    int8_t small[8], table[32];
+    uint32_t small_used = 0, used = 0;
+    int first = n < 5 ? n : 5;
+    for (int i = 0; i < first; i++) {
+        table_insert(small, &small_used, 7, distinct[i]);
     }
-    for (int i = 0; i <= set.mask; i++) {
-        if (set.key[i] >= 0) {
-            out[n++] = (uint8_t)set.key[i];
+    if (n < 5) {
+        int k = 0;
+        while (small_used) {
+            out[k++] = (uint8_t)small[__builtin_ctz(small_used)];
+            small_used &= small_used - 1;
         }
+        return k;
     }
-    return n;
+    while (small_used) {
+        table_insert(table, &used, 31, small[__builtin_ctz(small_used)]);
+        small_used &= small_used - 1;
+    }
+    for (int i = 5; i < n; i++) {
+        table_insert(table, &used, 31, distinct[i]);
+    }
+    int k = 0;
+    while (used) {
+        out[k++] = (uint8_t)table[__builtin_ctz(used)];
+        used &= used - 1;
+    }
+    return k;
 }
 
 static void turn_moves(const uno_state *s, int seat, int32_t *moves, int *n) {

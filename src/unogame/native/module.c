@@ -598,9 +598,10 @@ static PyObject *random_rounds(PyObject *module, PyObject *args) {
     PyObject *rules_tuple;
     unsigned long long first_seed;
     long count, max_moves = 100000;
+    int stream = 0;
     (void)module;
-    if (!PyArg_ParseTuple(args, "iOKl|l", &players, &rules_tuple, &first_seed, &count,
-                          &max_moves)) {
+    if (!PyArg_ParseTuple(args, "iOKl|lp", &players, &rules_tuple, &first_seed, &count,
+                          &max_moves, &stream)) {
         return NULL;
     }
     uno_rules rules;
@@ -622,16 +623,23 @@ static PyObject *random_rounds(PyObject *module, PyObject *args) {
     if (state == NULL) {
         return PyErr_NoMemory();
     }
+    py_random *rng = PyMem_RawMalloc(sizeof *rng);
+    if (rng == NULL) {
+        PyMem_RawFree(state);
+        return PyErr_NoMemory();
+    }
     Py_BEGIN_ALLOW_THREADS
+    py_random_seed_u64(rng, first_seed);
     for (long i = 0; i < count && !failed; i++) {
         unsigned long long seed = first_seed + (unsigned long long)i;
         if (uno_new(state, players, &rules, (int64_t)seed) < 0) {
             failed = 1;
             break;
         }
-        py_random rng;
-        py_random_seed_u64(&rng, seed);
-        long made = uno_random_round(state, &rng, max_moves);
+        if (!stream && i) {
+            py_random_seed_u64(rng, seed);
+        }
+        long made = uno_random_round(state, rng, max_moves);
         if (made < 0) {
             failed = 2;
             break;
@@ -641,6 +649,7 @@ static PyObject *random_rounds(PyObject *module, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     PyMem_RawFree(state);
+    PyMem_RawFree(rng);
     if (failed) {
         PyErr_SetString(failed == 1 ? PyExc_ValueError : PyExc_RuntimeError,
                         failed == 1 ? "this deal cannot be made" : "a round did not end");
@@ -703,8 +712,10 @@ static PyObject *set_order(PyObject *module, PyObject *ops) {
 
 static PyMethodDef module_methods[] = {
     {"random_rounds", random_rounds, METH_VARARGS,
-     "random_rounds(players, rules, first_seed, count, max_moves=100000): Game.new(seed) and "
-     "play_random_round(Random(seed)) for each seed, without the GIL; (moves, wins by seat)."},
+     "random_rounds(players, rules, first_seed, count, max_moves=100000, stream=False): "
+     "Game.new(seed) and play_random_round(Random(seed)) for each seed, without the GIL; "
+     "with stream, one Random(first_seed) makes the random choices of every round (as "
+     "RLCard's loop does); (moves, wins by seat)."},
     {"set_order", set_order, METH_O, "Iteration order of a CPython set (for the tests)."},
     {NULL, NULL, 0, NULL},
 };

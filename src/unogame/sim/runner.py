@@ -1,7 +1,8 @@
 """Playing rounds between bots, one process per core, with the same results for a seed.
 
 A *game* in the simulator's win rates is one round (the first seat to empty its hand wins).
-Round ``i`` is dealt with ``Game.new`` from a seed derived from the run's seed and ``i``,
+Round ``i`` is dealt with ``Game.new`` from a seed derived from the run's seed and ``i``
+(played through the compiled core when it is built: the same round, move for move),
 and the bots are seated rotated by ``i`` so that no bot keeps the first seat.
 
 >>> config = SimConfig(players=2, bots=("medium", "random"), games=4, seed=1)
@@ -22,6 +23,8 @@ from typing import Any
 
 from ..bots import Bot, make_bot
 from ..engine import Event, Game, Rules
+from ..native import new_game
+from ..native.game import NativeGame
 from ..engine.moves import TURN_KINDS
 
 
@@ -39,6 +42,8 @@ class SimConfig:
     seed: int = 0
     rules: Rules = field(default_factory=Rules)
     max_decisions: int = 50_000
+    native: bool = True
+    """Play the rounds through the compiled core when it is available (same results)."""
 
     def __post_init__(self) -> None:
         if len(self.bots) != self.players:
@@ -84,7 +89,7 @@ def _broadcast(events: Sequence[Event], bots: Sequence[Bot]) -> None:
             bot.observe(event.for_seat(seat))
 
 
-def play_round(game: Game, bots: Sequence[Bot], rng: random.Random,
+def play_round(game: Game | NativeGame, bots: Sequence[Bot], rng: random.Random,
                max_decisions: int = 50_000,
                timings: dict[int, list[float]] | None = None) -> int:
     """Play the current round of ``game`` to its end; returns the turn moves made.
@@ -123,7 +128,7 @@ def play_round(game: Game, bots: Sequence[Bot], rng: random.Random,
     return turns
 
 
-def _react(game: Game, bots: Sequence[Bot], rng: random.Random) -> bool:
+def _react(game: Game | NativeGame, bots: Sequence[Bot], rng: random.Random) -> bool:
     """Off-turn moves; True if a jump-in (a turn move) was made."""
     turn = game.turn
     waiting = [seat for seat in range(game.players)
@@ -159,7 +164,8 @@ def play_one(config: SimConfig, index: int, timed: bool = False) -> RoundResult:
     seats = tuple((seat + index) % players for seat in range(players))
     bots = [make_bot(config.bots[slot], seed=seed + 7919 * seat)
             for seat, slot in enumerate(seats)]
-    game = Game.new(players, config.rules, seed)
+    game = (new_game(players, config.rules, seed) if config.native
+            else Game.new(players, config.rules, seed))
     first, direction = game.turn, game.direction
     timings: dict[int, list[float]] | None = {} if timed else None
     turns = play_round(game, bots, random.Random(seed), config.max_decisions, timings)
