@@ -117,3 +117,101 @@ def test_load_refuses_bad_input() -> None:
     with pytest.raises(ValueError):
         state.push(1, state.legal_moves(0)[0])
     assert state.legal_moves(0) == CORE.State.load(2, table, 0, 0, *good).legal_moves(0)
+
+
+@needs_core
+def test_sim_gives_the_same_results_with_and_without_the_core() -> None:
+    from unogame.sim.runner import SimConfig, run_rounds
+
+    for bots, rules in ((("medium", "easy", "random", "medium"), Rules(stacking=True)),
+                        (("random", "medium", "random"),
+                         Rules(seven_zero=True, jump_in=True, custom_rule="discard_color"))):
+        config = SimConfig(len(bots), bots, 12, seed=4, rules=rules)
+        engine = SimConfig(len(bots), bots, 12, seed=4, rules=rules, native=False)
+        assert run_rounds(config, workers=1) == run_rounds(engine, workers=1)
+
+
+@needs_core
+def test_hard_searches_alike_on_the_core_and_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same budget gives the same move: the core simulates what the engine would."""
+    from unogame.bots import HardBot
+    from unogame.bots import ismcts
+
+    def choices() -> list[str]:
+        out = []
+        for seed in range(12):
+            rules = Rules(stacking=seed % 2 == 0, custom_rule="chosen_draw")
+            game = Game.new(2 + seed % 3, rules, seed)
+            for _ in range(seed % 5):
+                game.push(game.turn, game.legal_moves()[-1])
+            bot = HardBot(seed=seed, budget=3000)
+            seat = game.turn
+            bot.new_round(seat, game.view(seat), game.rules)
+            out.append(str(bot.choose(game.view(seat), game.legal_moves(seat))))
+        return out
+
+    native = choices()
+    monkeypatch.setattr(ismcts.native, "supports", lambda rules: False)
+    assert choices() == native
+
+
+SANITIZED_RUN = """
+import importlib.util, random, sys
+spec = importlib.util.spec_from_file_location("unogame.native._core", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+sys.modules["unogame.native._core"] = module
+sys.path.insert(0, sys.argv[2])
+import native_diff
+from unogame.bots import HardBot
+from unogame.engine import Game, Rules
+from unogame.native import CORE, rules_tuple
+assert CORE is module
+print(native_diff.run(int(sys.argv[3])))
+for players in (2, 4, 10):
+    print(CORE.random_rounds(players, rules_tuple(Rules(jump_in=True)), 0, 50))
+    for seed in range(4):
+        game = Game.new(players, Rules(seven_zero=True, custom_rule="pass_hands"), seed)
+        bot = HardBot(seed=seed, budget=5000)
+        bot.new_round(game.turn, game.view(game.turn), game.rules)
+        bot.choose(game.view(game.turn), game.legal_moves())
+print("sanitized run done")
+"""
+
+
+@needs_core
+@pytest.mark.slow
+def test_core_under_address_and_undefined_behaviour_sanitizers(tmp_path: object) -> None:
+    """The core built with -fsanitize=address,undefined (array bounds included) plays the
+    differential games, batches and searches without a report."""
+    import pathlib
+    import shutil
+
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("no gcc")
+    out = pathlib.Path(str(tmp_path))
+    source = pathlib.Path(__file__).parent.parent / "src" / "unogame" / "native"
+    include = subprocess.run([sys.executable, "-c",
+                              "import sysconfig; print(sysconfig.get_paths()['include'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    library = out / "_core_sanitized.so"
+    subprocess.run([gcc, "-shared", "-fPIC", "-g", "-O1", "-std=c11", "-Wall", "-Wextra",
+                    "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+                    "-fno-omit-frame-pointer", f"-I{include}",
+                    *sorted(str(path) for path in source.glob("*.c")),
+                    "-o", str(library), "-lm"], check=True)
+    asan = subprocess.run([gcc, "-print-file-name=libasan.so"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    ubsan = subprocess.run([gcc, "-print-file-name=libubsan.so"], capture_output=True,
+                           text=True, check=True).stdout.strip()
+    env = {**os.environ, "LD_PRELOAD": f"{asan} {ubsan}",
+           "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
+           "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1", "PYTHONMALLOC": "malloc"}
+    env.pop(DISABLE_VARIABLE, None)
+    done = subprocess.run([sys.executable, "-c", SANITIZED_RUN, str(library),
+                           os.path.dirname(__file__), "20000"],
+                          env=env, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "sanitized run done" in done.stdout
+    assert "runtime error" not in done.stderr and "AddressSanitizer" not in done.stderr
