@@ -81,10 +81,8 @@ def choose(rng: random.Random, game: Game, legal: dict[int, list[Any]]) -> tuple
     """A random seat and move: mostly the player to act, plays before draws."""
     turn = game.turn
     others = [seat for seat, moves in legal.items() if moves and seat != turn]
-    if others and (not legal[turn] or rng.random() < 0.15):
-        seat = rng.choice(others)
-    else:
-        seat = turn
+    off_turn = bool(others) and (not legal[turn] or rng.random() < 0.15)
+    seat = rng.choice(others) if off_turn else turn
     moves = legal[seat]
     plays = [move for move in moves if move.kind == 0]
     if plays and rng.random() < 0.8:

@@ -134,8 +134,7 @@ def test_sim_gives_the_same_results_with_and_without_the_core() -> None:
 @needs_core
 def test_hard_searches_alike_on_the_core_and_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same budget gives the same move: the core simulates what the engine would."""
-    from unogame.bots import HardBot
-    from unogame.bots import ismcts
+    from unogame.bots import HardBot, ismcts
 
     def choices() -> list[str]:
         out = []

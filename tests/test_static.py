@@ -22,6 +22,11 @@ def test_mypy_strict_on_engine() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_mypy_strict_on_native_core_wrapper() -> None:
+    result = run("mypy", "--strict", "src/unogame/native")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_engine_imports_only_the_standard_library() -> None:
     engine = ROOT / "src" / "unogame" / "engine"
     for path in engine.glob("*.py"):

@@ -27,6 +27,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, Final
 
+from .. import native
 from ..engine import Game, Move
 from ..engine.cards import (
     CARD_COLOR,
@@ -43,7 +44,6 @@ from ..engine.cards import (
 from ..engine.game import Pending
 from ..engine.moves import ACCEPT_MOVE, CATCH, COLOR, DRAW_MOVE, PLAY, UNO
 from ..engine.rules import CUSTOM_RULES_WITH_COLOR, CUSTOM_RULES_WITH_SEAT
-from .. import native
 from ..native import game as native_game
 from .base import BOT_LEVELS
 from .heuristic import MediumBot
@@ -336,7 +336,7 @@ class _EngineSimulator:
 
     @staticmethod
     def winner(game: Any) -> int:
-        return -1 if game.winner is None else game.winner  # type: ignore[no-any-return]
+        return -1 if game.winner is None else game.winner
 
     @staticmethod
     def turn(game: Any) -> int:

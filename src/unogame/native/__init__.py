@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import os
 from types import ModuleType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..engine import Game, Rules
 from ..engine.rules import CUSTOM_RULES
+
+if TYPE_CHECKING:
+    from .game import NativeGame
 
 DISABLE_VARIABLE: Final = "UNOGAME_NO_NATIVE"
 """Set to 1 to run without the compiled core (CI runs one test pass so)."""
@@ -65,7 +68,7 @@ def supports(rules: Rules) -> bool:
     return CORE is not None and rules_tuple(rules) is not None
 
 
-def new_game(players: int, rules: Rules | None = None, seed: int = 0) -> Game:
+def new_game(players: int, rules: Rules | None = None, seed: int = 0) -> Game | NativeGame:
     """``Game.new`` through the core when it can play the rules, else the engine's."""
     from .game import NativeGame
 

@@ -47,7 +47,7 @@ def state_from_game(game: Game) -> Any:
     # TODO(i8-engine): the public shuffle counter replaces this private read.
     shuffles = getattr(game, "shuffle_count", None)
     if shuffles is None:
-        shuffles = game._shuffles  # noqa: SLF001 - no public reader before i8-engine lands
+        shuffles = game._shuffles
     return _load_state(game.players, table, game.seed, shuffles, position, game.pending)
 
 
@@ -130,12 +130,12 @@ class NativeGame:
     @property
     def winner(self) -> int | None:
         winner = self._state.winner
-        return None if winner < 0 else winner  # type: ignore[no-any-return]
+        return None if winner < 0 else winner
 
     @property
     def game_winner(self) -> int | None:
         winner = self._fields()["game_winner"]
-        return None if winner < 0 else winner  # type: ignore[no-any-return]
+        return None if winner < 0 else winner
 
     @property
     def direction(self) -> int:
@@ -304,7 +304,7 @@ def _event(item: tuple[Any, ...], game: NativeGame) -> Event:
         return Event("deal", {"dealer": dealer, "top": CARD_CODE[top], "turn": turn,
                               "direction": direction})
     # EV_ROUND_OVER: the last event of its move, read from the state after it
-    fields = game._fields()  # noqa: SLF001 - the same class
+    fields = game._fields()
     hands = fields["hands"]
     game_winner = fields["game_winner"]
     return Event("round_over", {

@@ -23,9 +23,9 @@ from typing import Any
 
 from ..bots import Bot, make_bot
 from ..engine import Event, Game, Rules
+from ..engine.moves import TURN_KINDS
 from ..native import new_game
 from ..native.game import NativeGame
-from ..engine.moves import TURN_KINDS
 
 
 class BotError(RuntimeError):
