@@ -112,6 +112,7 @@ def play_game(seed: int, max_moves: int) -> int:
     if rng.random() < 0.5:
         reference = Game.new(players, rules, seed)
         native = NativeGame.new(players, rules, seed)
+        assert native.start_events() == reference.start_events(), f"seed {seed}: start"
     else:
         while True:
             position = random_position(rng, players, rules)

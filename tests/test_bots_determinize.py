@@ -72,13 +72,13 @@ def test_determinizations_match_the_view(players: int, rules: Rules, seed: int, 
         assert everything == real  # the same cards, only placed differently
         for other, known in enumerate(tracker.known):
             if other != seat:
-                assert not Counter(known) - Counter(world._hands[other])
+                assert not Counter(known) - Counter(world.card_hands[other])
         public = game.view(seat)
         if public["pending"] is not None and public["pending"]["kind"] == "challenge":
             pending = world.pending
             assert pending is not None and pending.kind == "challenge"
             if "guilty" not in public["pending"]:
-                by_hand = world._hands[pending.by]
+                by_hand = world.card_hands[pending.by]
                 assert pending.guilty == any(CARD_COLOR[c] == pending.color for c in by_hand)
         assert world.legal_moves(seat) == game.legal_moves(seat)
 
@@ -126,7 +126,7 @@ def test_determinization_respects_inferences() -> None:
     pool = tracker.unseen(view)
     for sample in range(20):
         world = determinize(view, tracker, template, pool, random.Random(sample))
-        hand = world._hands[1]
+        hand = world.card_hands[1]
         assert len(hand) == 5
         assert not any(CARD_COLOR[card] in (0, 4) for card in hand)
         assert any(CARD_COLOR[card] == 1 for card in hand)

@@ -169,3 +169,103 @@ def test_moves_are_interned_and_round_trip() -> None:
         assert str(move) == text and Move.parse(text.lower()) is move
         assert Move.from_code(move.code) is move
     assert CARD_CODE[card_from_code("b+2")] == "B+2"
+
+
+# ----------------------------------------------------------------------------- issue 8
+
+DRAW_TWO_FIRST = ["R1", "G1", "R2", "G2", "B+2", "Y5", "Y6", "Y7"]
+
+
+def test_r5_1_draw_two_turned_up_first_is_an_event_private_to_the_drawer() -> None:
+    game = Game.deal(2, 1, DRAW_TWO_FIRST, Rules(hand_size=2))
+    events = game.start_events()
+    assert [event.type for event in events] == ["deal", "draw", "skip"]
+    deal, draw, skip = events
+    assert deal.public == {"dealer": 1, "top": "B+2", "turn": 1, "direction": 1}
+    assert draw.for_seat(0)["cards"] == ["Y5", "Y6"] == game.hand(0)[2:]
+    assert "cards" not in draw.for_seat(1) and "cards" not in draw.for_seat(None)
+    assert draw.public == {"seat": 0, "count": 2, "reason": "draw_two"}
+    assert skip.public == {"seat": 0} and game.turn == 1
+    assert game.start_events() == events  # asking again changes nothing
+
+
+def test_first_card_skip_reverse_and_wild_in_start_events() -> None:
+    def first(card: str, players: int = 3) -> Game:
+        deck = [f"{colour}{n}" for colour in "RG" for n in range(1, 4)] + [card, "Y9"]
+        return Game.deal(players, players - 1, deck, Rules(hand_size=2))
+
+    skip = first("BS").start_events()
+    assert [event.type for event in skip] == ["deal", "skip"] and skip[1].public == {"seat": 0}
+    reverse = first("BR").start_events()
+    assert [event.type for event in reverse] == ["deal"]
+    assert reverse[0].public["direction"] == -1 and reverse[0].public["turn"] == 2
+    wild = first("W")
+    assert [event.type for event in wild.start_events()] == ["deal"]
+    assert wild.pending is not None and wild.pending.kind == "color"
+
+
+def test_next_round_returns_its_start_events_and_positions_have_none() -> None:
+    game = Game.new(3, seed=11)
+    play_random_round(game, random.Random(1))
+    events = game.next_round()
+    assert events == game.start_events() and events[0].type == "deal"
+    assert events[0].public["dealer"] == game.dealer
+    assert Game.from_position(game.position()).start_events() == []
+
+
+def test_copy_pops_and_records_like_the_original() -> None:
+    game = Game.new(3, Rules(seven_zero=True), seed=5)
+    rng = random.Random(5)
+    positions = [game.position()]
+    for step in range(30):
+        moves = game.legal_moves(game.turn)
+        move = moves[rng.randrange(len(moves))]
+        if step % 2:
+            game.push(game.turn, move)
+        else:
+            game.push_unchecked(game.turn, move)
+        positions.append(game.position())
+    twin = game.copy()
+    assert twin.record() == game.record()
+    while twin.history:  # before issue 8, pop() on a copy raised KeyError 'shuffles'
+        positions.pop()
+        twin.pop()
+        assert twin.position() == positions[-1]
+    assert game.position() != twin.position()
+    assert replay(game.copy().record()).position() == game.position()
+
+
+def test_from_view_builds_a_determinization_and_checks_the_hidden_cards() -> None:
+    game = Game.new(3, seed=8)
+    view = game.view(1)
+    hidden = {0: game.hand(0), 2: game.hand(2)}
+    draw = game.position()["draw_pile"]
+    world = Game.from_view(view, game.rules, game.seed, hidden, draw)
+    assert world.position() == game.position()
+    assert [world.legal_moves(seat) for seat in range(3)] == [
+        game.legal_moves(seat) for seat in range(3)]
+    template = Game.from_view(view, game.rules)
+    assert template.hand_sizes() == [0, 7, 0] and template.draw_pile_size == 0
+    for hands, pile, message in (
+        ({0: game.hand(0)[:3], 2: game.hand(2)}, draw, "holds 7 cards, not 3"),
+        ({1: game.hand(1)}, None, "not hidden"),
+        ({0: ["R1"] * 7}, None, "more than 2 R1"),
+        (hidden, draw[:-1], "draw pile holds"),
+    ):
+        with pytest.raises(PositionError, match=message):
+            Game.from_view(view, game.rules, 0, hands, pile)
+
+
+def test_resample_rejudges_a_hidden_challenge_verdict() -> None:
+    game = Game.from_position({
+        "players": 2, "hands": [["W+4", "R1", "G3"], ["B7", "B8"]], "draw_pile": [],
+        "discard_pile": ["R5"], "color": "R", "turn": 0})
+    game.push(0, "play W+4 B")
+    view = game.view(1)
+    assert "guilty" not in view["pending"]
+    template = Game.from_view(view)
+    innocent = template.resample({0: [card_from_code("G3"), card_from_code("Y2")]}, [], 1)
+    guilty = template.resample({0: [card_from_code("R1"), card_from_code("G3")]}, [], 1)
+    assert innocent.pending is not None and not innocent.pending.guilty
+    assert guilty.pending is not None and guilty.pending.guilty
+    assert template.hand_sizes() == [0, 2]  # the template is untouched

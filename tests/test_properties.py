@@ -42,6 +42,7 @@ from unogame.engine import (
     replay,
 )
 from unogame.engine.cards import CARD_POINTS, NUM_CARDS, WILD, card_from_code
+from unogame.engine.events import DRAW_REASONS, EVENT_KIND
 from unogame.engine.moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO
 from unogame.engine.scenario import run_scenario
 
@@ -644,6 +645,77 @@ def prop_notation(setup: Setup) -> None:
                     assert loaded_events == original_events
 
 
+def prop_undo(setup: Setup) -> None:
+    """4b. pop() restores the exact position from a move's undo record, on copies too
+    (their pop() and record() work as the original's); pushes checked and unchecked."""
+    game, rng = setup.new_game(), setup.rng()
+    positions = [game.position()]
+    for number in range(2):
+        if number:
+            if game.winner is None or game.game_winner is not None:
+                break
+            game.next_round()
+            positions = [game.position()]
+        for _ in range(150):
+            if game.winner is not None:
+                break
+            seat, move = choose_move(game, rng)
+            if rng.random() < 0.3:
+                game.push_unchecked(seat, move)
+            else:
+                game.push(seat, move)
+            positions.append(game.position())
+            if rng.random() < 0.2:  # pop and push again: the same position both ways
+                assert game.pop() == (seat, move)
+                assert game.position() == positions[-2]
+                game.push(seat, move)
+                assert game.position() == positions[-1]
+            if rng.random() < 0.05:  # a copy takes every move of the round back
+                copy = game.copy()
+                assert copy.record() == game.record()
+                for index in range(len(positions) - 2, -1, -1):
+                    copy.pop()
+                    assert copy.position() == positions[index]
+                assert copy.history == []
+                assert game.position() == positions[-1]  # the original is untouched
+        copy = game.copy()
+        assert replay(json.loads(json.dumps(copy.record()))).position() == game.position()
+
+
+def check_event(event: Event) -> None:
+    """An event has a kind of EVENT_KINDS and exactly its fields."""
+    kind = EVENT_KIND.get(event.type)
+    assert kind is not None, f"event kind {event.type!r} is not in EVENT_KINDS"
+    public = set(event.public)
+    assert set(kind.fields) <= public <= {*kind.fields, *kind.optional}, (event.type, public)
+    for seat, private in event.private.items():
+        assert 0 <= seat < MAX_SEATS and set(private) <= set(kind.private), (event.type, private)
+    if event.type == "draw":
+        assert event.public["reason"] in DRAW_REASONS
+
+
+def prop_event_kinds_and_uno(setup: Setup) -> None:
+    """6b. Every event (round starts included) is of a documented kind with its fields;
+    NOTATION ``uno``: a seat in it holds one card, or two on its own turn."""
+    game, rng = setup.new_game(), setup.rng()
+    for number in range(2):
+        if number:
+            if game.winner is None or game.game_winner is not None:
+                break
+            assert game.next_round() == game.start_events()
+        assert game.start_events()[0].type == "deal"
+        for event in game.start_events():
+            check_event(event)
+        for _seat, _move, events in play_round(game, rng, 300):
+            for event in events:
+                check_event(event)
+            if game.winner is None:
+                sizes = game.hand_sizes()
+                for seat in game.uno:
+                    assert sizes[seat] == 1 or (sizes[seat] == 2 and seat == game.turn), (
+                        seat, sizes, game.turn)
+
+
 def prop_views(setup: Setup) -> None:
     """6. No view and no event shows a seat a card it may not see."""
     game, rng = setup.new_game(), setup.rng()
@@ -806,6 +878,16 @@ def test_notation(setup: Setup) -> None:
 
 @fast(30)
 @given(setups())
+def test_undo(setup: Setup) -> None:
+    prop_undo(setup)
+
+
+@given(setups())
+def test_event_kinds_and_uno(setup: Setup) -> None:
+    prop_event_kinds_and_uno(setup)
+
+
+@given(setups())
 def test_views(setup: Setup) -> None:
     prop_views(setup)
 
@@ -850,6 +932,8 @@ SLOW_PROPERTIES = [
     (prop_replays, setups(), 600),
     (prop_notation, setups(), 600),
     (prop_views, setups(), 600),
+    (prop_undo, setups(), 600),
+    (prop_event_kinds_and_uno, setups(), 600),
     (prop_scores, setups(), 1000),
     (prop_scenario_command, setups(), 60),
 ]

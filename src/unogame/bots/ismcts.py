@@ -39,11 +39,10 @@ from ..engine.cards import (
     WILD_CUSTOM,
     WILD_DRAW_FOUR,
     WILD_SWAP,
-    card_from_code,
 )
-from ..engine.game import Pending
 from ..engine.moves import ACCEPT_MOVE, CATCH, COLOR, DRAW_MOVE, PLAY, UNO
 from ..engine.rules import CUSTOM_RULES_WITH_COLOR, CUSTOM_RULES_WITH_SEAT
+from ..engine.state import Pending
 from ..native import game as native_game
 from .base import BOT_LEVELS
 from .heuristic import MediumBot
@@ -127,44 +126,15 @@ def determinize(view: dict[str, Any], tracker: CardTracker, template: Game,
                 pool: Sequence[int], rng: random.Random) -> Game:
     """A full game consistent with ``view`` and what ``tracker`` knows (see
     :func:`deal_hidden`); ``template`` holds the public state and this seat's hand (see
-    :func:`public_game`)."""
-    game = template.copy()
+    :func:`public_game`), the hidden cards go in with :meth:`Game.resample`."""
     seed, hands, draw = deal_hidden(view, tracker, pool, rng)
-    game.seed = seed
-    for other, hand in hands.items():
-        game._hands[other] = hand
-    game._draw = draw
-    pending = _sampled_pending(view, hands)
-    if pending is not None:
-        game.pending = pending
-    return game
+    return template.resample(hands, draw, seed)
 
 
 def public_game(view: dict[str, Any], seat: int, rules: Any) -> Game:
     """A game holding what ``seat`` sees: its hand, the discard pile and the public state
     (other hands and the draw pile are left empty, to be filled by :func:`determinize`)."""
-    players = view["players"]
-    game = Game(players, rules, 0)
-    game._hands = [[] for _ in range(players)]
-    game._hands[seat] = [card_from_code(code) for code in view["hands"][seat]]
-    game._discard = [card_from_code(code) for code in reversed(view["discard_pile"])]
-    game._color = COLORS.index(view["color"]) if view["color"] else -1
-    game.direction = view["direction"]
-    game.turn = view["turn"]
-    game.dealer = view["dealer"]
-    game.scores = list(view["scores"])
-    game._uno = set(view["uno"])
-    game._catchable = set(view["catchable"])
-    pending = view["pending"]
-    if pending is not None:
-        kind = pending["kind"]
-        color = COLORS.index(pending["color"]) if pending.get("color") else -1
-        card = card_from_code(pending["card"]) if pending.get("card") else -1
-        amount = pending.get("amount", 4 if kind == "challenge" else 0)
-        game.pending = Pending(kind, by=pending.get("by", -1), color=color,
-                               guilty=bool(pending.get("guilty", False)), card=card,
-                               amount=amount)
-    return game
+    return Game.from_view(view, rules)
 
 
 def search_moves(game: Game, seat: int) -> list[Move]:
@@ -185,7 +155,7 @@ def search_moves(game: Game, seat: int) -> list[Move]:
             if move.card >= WILD:
                 if held < 0:
                     held = 0
-                    for card in game._hands[seat]:
+                    for card in game.card_hands[seat]:
                         if card < WILD:
                             held |= 1 << CARD_COLOR[card]
                 if held and not held >> move.color & 1:
@@ -203,12 +173,12 @@ def rollout_move(game: Game, seat: int, moves: list[Move]) -> Move:
         return ACCEPT_MOVE
     best = DRAW_MOVE
     best_score = -100.0
-    hand = game._hands[seat]
+    hand = game.card_hands[seat]
     counts = [0, 0, 0, 0, 0]
     for card in hand:
         counts[CARD_COLOR[card]] += 1
     color = counts.index(max(counts[:4]))
-    hands = game._hands
+    hands = game.card_hands
     for move in moves:
         kind = move.kind
         if kind != PLAY:
@@ -245,15 +215,15 @@ def fast_rollout_move(game: Game, seat: int) -> Move:
     """The rollout policy of :func:`rollout_move`, computed from the hand without listing
     every legal move (no ``uno`` suffix: nobody catches in a rollout)."""
     pending = game.pending
-    hand = game._hands[seat]
+    hand = game.card_hands[seat]
     counts = [0, 0, 0, 0, 0]
     for card in hand:
         counts[CARD_COLOR[card]] += 1
     color = counts.index(max(counts[:4]))
     best = -1
     if pending is None:
-        current = game._color
-        discard = game._discard
+        current = game.color_index
+        discard = game.discard_cards
         top_rank = CARD_RANK[discard[-1]] if discard else -1
         best_score = -100.0
         for card in hand:
@@ -274,7 +244,7 @@ def fast_rollout_move(game: Game, seat: int) -> Move:
         elif kind == "color":
             return _COLOR_CHOICES[color]
         else:  # a stack
-            top = game._discard[-1]
+            top = game.discard_cards[-1]
             for card in hand:
                 if card == top or (top < WILD and CARD_RANK[card] == DRAW_TWO):
                     best = card
@@ -303,7 +273,7 @@ def _play_move(game: Game, seat: int, card: int, color: int) -> Move:
 
 
 def _smallest_other(game: Game, seat: int) -> int:
-    hands = game._hands
+    hands = game.card_hands
     best = -1
     for other in range(game.players):
         if other != seat and (best < 0 or len(hands[other]) < len(hands[best])):
@@ -358,7 +328,7 @@ class _EngineSimulator:
             rewards = [0.0] * game.players
             rewards[game.winner] = 1.0
         else:
-            weights = [math.exp(-sharpness * len(hand)) for hand in game._hands]
+            weights = [math.exp(-sharpness * len(hand)) for hand in game.card_hands]
             total = sum(weights)
             rewards = [weight / total for weight in weights]
         return steps, rewards

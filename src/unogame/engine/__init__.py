@@ -12,26 +12,30 @@ Pure and deterministic (all chance from the game's seed), standard library only.
 
 from .cards import CARD_CODE, COLORS, NotationError, card_code, card_from_code, full_deck
 from .errors import IllegalMoveError, PositionError, RulesError
-from .events import Event
+from .events import EVENT_KINDS, Event, EventKind
 from .game import Game, Pending, replay
-from .moves import Move
+from .moves import Move, PlayArguments, play_arguments
 from .rules import CUSTOM_RULES, Rules
 
 __all__ = [
     "CARD_CODE",
     "COLORS",
     "CUSTOM_RULES",
+    "EVENT_KINDS",
     "Event",
+    "EventKind",
     "Game",
     "IllegalMoveError",
     "Move",
     "NotationError",
     "Pending",
+    "PlayArguments",
     "PositionError",
     "Rules",
     "RulesError",
     "card_code",
     "card_from_code",
     "full_deck",
+    "play_arguments",
     "replay",
 ]

@@ -5,39 +5,25 @@ Legality itself is decided by :meth:`Game.legal_moves`; this module only explain
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from .cards import (
-    CARD_CODE,
-    CARD_RANK,
-    COLORS,
-    DRAW_TWO,
-    WILD,
-    WILD_CUSTOM,
-    WILD_DRAW_FOUR,
-    WILD_SWAP,
-)
-from .moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move
-from .rules import CUSTOM_RULES_WITH_COLOR, CUSTOM_RULES_WITH_SEAT
-
-if TYPE_CHECKING:
-    from .game import Game
+from .cards import CARD_CODE, CARD_RANK, COLORS, DRAW_TWO, WILD, WILD_DRAW_FOUR, WILD_SWAP
+from .moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move, play_arguments
+from .state import GameState
 
 
-def explain(game: Game, seat: int, move: Move) -> str:
+def explain(game: GameState, seat: int, move: Move) -> str:
     """The reason ``move`` by ``seat`` is refused now."""
     reason = _reason(game, seat, move)
     return f"{move.text!r} by seat {seat}: {reason}"
 
 
-def _reason(game: Game, seat: int, move: Move) -> str:
+def _reason(game: GameState, seat: int, move: Move) -> str:
     if game.winner is not None:
         return f"R7.1: the round is over (seat {game.winner} won); no move is allowed"
-    hand = game._hands[seat]
+    hand = game.card_hands[seat]
     pending = game.pending
     kind = move.kind
     if kind == UNO:
-        if seat in game._uno:
+        if seat in game.uno_seats:
             return "R6.1: this seat has already said UNO"
         if len(hand) == 2 and seat == game.turn and pending is not None:
             return "R6.1: answer the pending decision first; UNO is said with your play"
@@ -48,9 +34,9 @@ def _reason(game: Game, seat: int, move: Move) -> str:
             return "R6.2: a player cannot catch themselves"
         if target >= game.players:
             return f"R6.2: there is no seat {target}"
-        if target in game._uno:
+        if target in game.uno_seats:
             return f"R6.2: seat {target} has said UNO"
-        if len(game._hands[target]) != 1:
+        if len(game.card_hands[target]) != 1:
             return f"R6.2: seat {target} does not hold exactly one card"
         return (f"R6.2: too late to catch seat {target}: "
                 "the next player has started their turn")
@@ -88,10 +74,10 @@ def _reason(game: Game, seat: int, move: Move) -> str:
     return _play_reason(game, seat, move)
 
 
-def _play_reason(game: Game, seat: int, move: Move) -> str:
+def _play_reason(game: GameState, seat: int, move: Move) -> str:
     card = move.card
     code = CARD_CODE[card]
-    hand = game._hands[seat]
+    hand = game.card_hands[seat]
     rules = game.rules
     if card not in hand:
         return f"R4.2: seat {seat} does not hold {code}"
@@ -103,9 +89,9 @@ def _play_reason(game: Game, seat: int, move: Move) -> str:
                 f"({game.color}) nor the top card ({game.top_card})")
     if card < WILD and move.color >= 0:
         return f"{code} is not a wild card: it takes no colour"
-    seven = rules.seven_zero and card < WILD and CARD_RANK[card] == 7
-    wants_seat = (card == WILD_SWAP or seven
-                  or (card == WILD_CUSTOM and rules.custom_rule in CUSTOM_RULES_WITH_SEAT))
+    arguments = play_arguments(card, rules)
+    seven = card < WILD and CARD_RANK[card] == 7
+    wants_seat = arguments.seat is not None
     if wants_seat and move.target < 0:
         rule = "R5.6" if card == WILD_SWAP else ("seven_zero" if seven else "R5.7")
         return f"{rule}: {code} needs the seat to act on (play {code} ... SEAT)"
@@ -115,7 +101,7 @@ def _play_reason(game: Game, seat: int, move: Move) -> str:
         return f"there is no seat {move.target}"
     if not wants_seat and move.target >= 0:
         return f"{code} takes no seat here"
-    wants_color_arg = card == WILD_CUSTOM and rules.custom_rule in CUSTOM_RULES_WITH_COLOR
+    wants_color_arg = arguments.discard_color
     if wants_color_arg and move.arg < 0:
         return "R5.7, discard_color: name the colour to discard (play WC COLOUR DISCARD)"
     if not wants_color_arg and move.arg >= 0:

@@ -20,15 +20,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from collections.abc import Mapping, Sequence, Set
+from typing import Any, Final, NamedTuple
 
 from .cards import (
     _FULL_DECK,
     CARD_CODE,
     CARD_COLOR,
-    CARD_COPIES,
     CARD_POINTS,
     CARD_RANK,
     COLORS,
@@ -40,12 +38,11 @@ from .cards import (
     WILD_CUSTOM,
     WILD_DRAW_FOUR,
     WILD_SWAP,
-    NotationError,
-    card_from_code,
     full_deck,
 )
 from .errors import IllegalMoveError, PositionError
 from .events import Event
+from .explain import explain
 from .moves import (
     ACCEPT,
     ACCEPT_MOVE,
@@ -58,21 +55,27 @@ from .moves import (
     PASS,
     PASS_MOVE,
     PLAY,
+    SWAP_SEAT,
     TURN_KINDS,
     UNO,
     UNO_MOVE,
     Move,
+    play_arguments_table,
 )
-from .rules import CUSTOM_RULES_WITH_COLOR, CUSTOM_RULES_WITH_SEAT, Rules
+from .position import LoadedPosition, dump_position, dump_view, load_position, load_view
+from .rules import Rules
+from .state import (
+    CHALLENGE_PENDING,
+    COLOR_PENDING,
+    DRAWN_PENDING,
+    STACK_PENDING,
+    Pending,
+    check_copies,
+    read_cards,
+)
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 10
-
-# Kinds of pending decision (NOTATION "pending").
-CHALLENGE_PENDING: Final = "challenge"
-DRAWN_PENDING: Final = "drawn"
-COLOR_PENDING: Final = "color"
-STACK_PENDING: Final = "stack"
 
 _PLAIN_PLAYS: Final = [Move.make(PLAY, card) for card in range(NUM_CARDS)]
 _PLAIN_PLAYS_UNO: Final = [Move.make(PLAY, card, uno=True) for card in range(NUM_CARDS)]
@@ -93,43 +96,42 @@ def _play_shapes(rules: Rules) -> tuple[int, ...]:
     shapes = _SHAPES.get(rules)
     if shapes is None:
         def shape(card: int) -> int:
-            if card < WILD:
-                special = rules.seven_zero and CARD_RANK[card] in (0, 7)
-                return _SPECIAL if special else _PLAIN
-            if card in (WILD, WILD_DRAW_FOUR) or (
-                card == WILD_CUSTOM and rules.custom_rule not in
-                (*CUSTOM_RULES_WITH_SEAT, *CUSTOM_RULES_WITH_COLOR, "pass_hands")
-            ):
-                return _COLOR_ONLY
-            return _SPECIAL
+            arguments = play_arguments_table(rules)[card]
+            if arguments.seat is not None or arguments.discard_color or arguments.passes_hands:
+                return _SPECIAL  # a seat or colour argument, or an UNO that depends on it
+            return _COLOR_ONLY if arguments.color else _PLAIN
 
         shapes = _SHAPES[rules] = tuple(shape(card) for card in range(NUM_CARDS))
     return shapes
 _CATCH_MOVES: Final = [Move.make(CATCH, target=seat) for seat in range(MAX_PLAYERS)]
 
 
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """A decision the player to act owes before an ordinary turn (NOTATION "pending")."""
+class _Snapshot(NamedTuple):
+    """A whole position, immutable: the round's start, and each move's undo record (as
+    python-chess keeps a board state per move). Shared freely between copies."""
 
-    kind: str
-    by: int = -1
-    """challenge: the seat that played the Wild Draw Four."""
-    color: int = -1
-    """challenge: the colour the Wild Draw Four was played on (it judges the challenge)."""
-    guilty: bool = False
-    """challenge: the verdict, fixed at the moment of the play (R5.4)."""
-    card: int = -1
-    """drawn: the playable card just drawn (R4.4)."""
-    amount: int = 0
-    """challenge and stack: cards to draw (4 for one Wild Draw Four; more when stacked)."""
+    shuffles: int
+    hands: tuple[tuple[int, ...], ...]
+    draw: tuple[int, ...]
+    discard: tuple[int, ...]
+    color: int
+    direction: int
+    turn: int
+    dealer: int
+    scores: tuple[int, ...]
+    pending: Pending | None
+    uno: frozenset[int]
+    catchable: frozenset[int]
+    winner: int | None
+    game_winner: int | None
 
 
 class Game:
     """A UNO game: the position of the current round, the match scores, rules and seed.
 
     Create one with :meth:`new` (dealer drawn and cards dealt from the seed),
-    :meth:`from_position` (a NOTATION position) or :meth:`deal` (a stacked deck).
+    :meth:`from_position` (a NOTATION position), :meth:`deal` (a stacked deck) or
+    :meth:`from_view` (a seat's view and the hidden cards a bot sampled).
     Moves are applied with :meth:`push` (checked, returns the events) and taken back
     with :meth:`pop`. All chance comes from ``seed``: same rules, seed and moves give
     the same game.
@@ -140,6 +142,7 @@ class Game:
             raise PositionError(f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS} (R1.3)")
         self.rules: Rules = rules if rules is not None else Rules()
         self._shapes = _play_shapes(self.rules)
+        self._arguments = play_arguments_table(self.rules)
         self.seed: int = seed
         self.players: int = players
         self._shuffles = 0
@@ -156,10 +159,13 @@ class Game:
         self._catchable: set[int] = set()
         self.winner: int | None = None
         self.game_winner: int | None = None
-        self._round_start: dict[str, Any] = {}
+        self._round_start: _Snapshot | None = None
+        self._origin: _Snapshot | None = None  # how a game from a position or view began
+        self._start_events: list[Event] = []
         self._history: list[tuple[int, Move]] = []
+        self._undo: list[tuple[int, _Snapshot]] = []  # (ply, the position before it)
         self._finished_rounds: list[list[tuple[int, Move]]] = []
-        self._start: dict[str, Any] = {}
+        self._start: dict[str, Any] | None = None
         self.dealer_draws: list[dict[int, str]] = []
         """R2.1: the cards drawn to choose the first dealer (public), one dict per drawing."""
 
@@ -172,6 +178,8 @@ class Game:
         >>> game = Game.new(4, seed=1)
         >>> [len(hand) for hand in game.hands], game.dealer
         ([7, 7, 7, 7], 0)
+        >>> [event.type for event in game.start_events()]
+        ['deal']
         """
         game = cls(players, rules, seed)
         if players * game.rules.hand_size + 1 > len(_FULL_DECK):
@@ -185,18 +193,26 @@ class Game:
         deck = full_deck()  # R2.1: the cards go back and the deck is shuffled
         _shuffle_with(rng, deck)
         game._deal(deck)
-        game._round_start = game._snapshot()
         return game
 
     @classmethod
     def deal(cls, players: int, dealer: int, deck: Sequence[str], rules: Rules | None = None,
              seed: int = 0) -> Game:
-        """A round dealt from a stacked deck, cards top first (R2.2, R2.3, first card R5.x)."""
+        """A round dealt from a stacked deck, cards top first (R2.2, R2.3, first card R5.x).
+
+        >>> deck = ["R1", "G1", "R2", "G2", "B+2", "Y5", "Y6"]
+        >>> game = Game.deal(2, 1, deck, Rules(hand_size=2))
+        >>> for event in game.start_events():
+        ...     print(event.for_seat(0))
+        {'type': 'deal', 'dealer': 1, 'top': 'B+2', 'turn': 1, 'direction': 1}
+        {'type': 'draw', 'seat': 0, 'count': 2, 'reason': 'draw_two', 'cards': ['Y5', 'Y6']}
+        {'type': 'skip', 'seat': 0}
+        """
         game = cls(players, rules, seed)
         if not isinstance(dealer, int) or not 0 <= dealer < players:
             raise PositionError(f"dealer must be a seat from 0 to {players - 1}")
-        cards = _read_cards(deck, "deck")
-        _check_copies(cards)
+        cards = read_cards(deck, "deck")
+        check_copies(cards)
         needed = players * game.rules.hand_size + 1
         if len(cards) < needed:
             raise PositionError(
@@ -205,18 +221,86 @@ class Game:
         game._start = {"deal": {"players": players, "dealer": dealer, "deck": list(deck)}}
         game.dealer = dealer
         game._deal(cards)
-        game._round_start = game._snapshot()
         return game
 
     @classmethod
     def from_position(cls, position: dict[str, Any], rules: Rules | None = None,
                       seed: int = 0) -> Game:
         """A game at a NOTATION position; raises :class:`PositionError` if it is impossible."""
-        from .position import load_position
-
-        game = load_position(cls, position, rules, seed)
+        game = cls._loaded(load_position(position), rules, seed)
         game._start = {"state": game.position()}
-        game._round_start = game._snapshot()
+        return game
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], rules: Rules | None = None, seed: int = 0,
+                  hands: Mapping[int, Sequence[str]] | None = None,
+                  draw_pile: Sequence[str] | None = None) -> Game:
+        """A game built from one seat's view (:meth:`view`) and the hidden cards a bot
+        sampled: ``hands`` for the other seats, ``draw_pile`` top card first (a
+        determinization, as OpenSpiel's ``resample_from_infostate``).
+
+        Hidden cards left out stay empty: such a game holds the public state only, a
+        template for :meth:`resample`. Given hidden cards must match the sizes the view
+        shows; :class:`PositionError` names what is wrong. A hidden challenge verdict is
+        judged from the sampled hand of the seat that played the Wild Draw Four.
+
+        >>> game = Game.from_position({"players": 2, "hands": [["R1", "G2"], ["B7"]],
+        ...     "draw_pile": ["Y1", "Y2"], "discard_pile": ["R5"], "color": "R"})
+        >>> world = Game.from_view(game.view(0), hands={1: ["B8"]}, draw_pile=["G9", "Y3"])
+        >>> world.hands, world.position()["draw_pile"]
+        ([['R1', 'G2'], ['B8']], ['G9', 'Y3'])
+        """
+        loaded = load_view(dict(view), hands, draw_pile)
+        game = cls._loaded(loaded, rules, seed)
+        return game
+
+    @classmethod
+    def _loaded(cls, loaded: LoadedPosition, rules: Rules | None, seed: int) -> Game:
+        game = cls(loaded.players, rules, seed)
+        game._hands = loaded.hands
+        game._draw = loaded.draw
+        game._discard = loaded.discard
+        game._color = loaded.color
+        game.direction = loaded.direction
+        game.turn = loaded.turn
+        game.dealer = loaded.dealer
+        game.scores = loaded.scores
+        game.pending = loaded.pending
+        game._uno = loaded.uno
+        game._catchable = loaded.catchable
+        game.winner = loaded.winner
+        game.game_winner = loaded.game_winner
+        game._round_start = game._origin = game._snapshot()
+        return game
+
+    def resample(self, hands: Mapping[int, Sequence[int]], draw_cards: Sequence[int],
+                 seed: int) -> Game:
+        """A copy with the hidden cards replaced: ``hands`` by seat, the draw pile
+        ``draw_cards`` (top card last), and a new ``seed`` for the chance to come.
+
+        The fast path of a determinization (IS-MCTS builds one per iteration): the cards
+        are not checked, so they must come from the unseen cards of a :meth:`from_view`
+        game. A pending challenge whose Wild Draw Four player's hand is replaced is judged
+        again from that hand (its verdict was hidden). The copy starts a new history.
+
+        >>> template = Game.from_view(Game.new(2, seed=5).view(0))
+        >>> world = template.resample({1: list(range(7))}, [20, 21], seed=9)
+        >>> world.hand_sizes(), world.draw_pile_size, template.hand_sizes()
+        ([7, 7], 2, [7, 0])
+        """
+        game = self._clone()
+        for seat, hand in hands.items():
+            game._hands[seat] = list(hand)
+        game._draw = list(draw_cards)
+        game.seed = seed
+        pending = game.pending
+        if pending is not None and pending.kind == CHALLENGE_PENDING and pending.by in hands:
+            by_hand = game._hands[pending.by]
+            guilty = any(CARD_COLOR[card] == pending.color for card in by_hand)
+            if guilty != pending.guilty:
+                game.pending = Pending(CHALLENGE_PENDING, by=pending.by, color=pending.color,
+                                       guilty=guilty, amount=pending.amount)
+        game._round_start = game._origin = game._snapshot()
         return game
 
     # ----------------------------------------------------------------- reading
@@ -258,6 +342,49 @@ class Game:
         """Seats that may still be caught without having said UNO (sorted, R6.2)."""
         return sorted(self._catchable)
 
+    # The state as ints, read-only and without copying (for search and compiled cores):
+    # cards are ints of ``unogame.engine.cards``, piles have their top card last.
+
+    @property
+    def card_hands(self) -> Sequence[Sequence[int]]:
+        """Every hand as card ints, by seat (the game's own lists: do not change them)."""
+        return self._hands
+
+    @property
+    def draw_cards(self) -> Sequence[int]:
+        """The draw pile as card ints, top card last."""
+        return self._draw
+
+    @property
+    def discard_cards(self) -> Sequence[int]:
+        """The discard pile as card ints, top card last."""
+        return self._discard
+
+    @property
+    def color_index(self) -> int:
+        """The colour to match as an index into ``COLORS`` (``-1``: not chosen yet)."""
+        return self._color
+
+    @property
+    def uno_seats(self) -> Set[int]:
+        """The seats in ``uno``, as a set."""
+        return self._uno
+
+    @property
+    def catchable_seats(self) -> Set[int]:
+        """The seats in ``catchable``, as a set."""
+        return self._catchable
+
+    @property
+    def shuffles(self) -> int:
+        """How many shuffles the game has made: with ``seed`` it fixes the next one (D14)."""
+        return self._shuffles
+
+    @property
+    def ply(self) -> int:
+        """How many moves the current round has had."""
+        return len(self._history)
+
     @property
     def is_round_over(self) -> bool:
         return self.winner is not None
@@ -271,23 +398,52 @@ class Game:
         """The moves of the current round, as (seat, move)."""
         return list(self._history)
 
+    def start_events(self) -> list[Event]:
+        """The events of the current round's start: ``deal`` (dealer, top card, the seat to
+        act, direction), then the first card's effects: R5.1 the first player's forced
+        draw (its cards private to that seat) and ``skip``; R5.3 ``skip``. A Reverse
+        (R5.2) shows as the deal's ``direction`` -1, a wild (R5.8) as the pending colour.
+        Empty for a game that began at a position or a view (nothing was dealt).
+
+        >>> [event.type for event in Game.new(3, seed=2).start_events()]
+        ['deal']
+        """
+        return list(self._start_events)
+
     def position(self) -> dict[str, Any]:
         """The full position as a NOTATION JSON object."""
-        from .position import dump_position
-
         return dump_position(self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The position as ``seat`` sees it (``None``: a spectator, who sees no hand)."""
-        from .position import dump_view
-
         return dump_view(self, seat)
 
     def copy(self) -> Game:
-        """An independent copy of the game (for search); history is not copied."""
+        """An independent copy of the game, history included: :meth:`pop` and
+        :meth:`record` work on it as on the original.
+
+        >>> game = Game.new(2, seed=3)
+        >>> _ = game.push(game.turn, game.legal_moves()[0])
+        >>> twin = game.copy()
+        >>> twin.pop() == game.history[-1], twin.record()["rounds"] == [[]]
+        (True, True)
+        """
+        other = self._clone()
+        other._history = self._history[:]
+        other._undo = self._undo[:]
+        other._finished_rounds = self._finished_rounds[:]
+        other._start = self._start
+        other._origin = self._origin
+        other._round_start = self._round_start
+        other._start_events = self._start_events
+        return other
+
+    def _clone(self) -> Game:
+        """The position, rules and seed in a new game; history and records empty."""
         other = Game.__new__(Game)
         other.rules = self.rules
         other._shapes = self._shapes
+        other._arguments = self._arguments
         other.seed = self.seed
         other.players = self.players
         other._shuffles = self._shuffles
@@ -304,10 +460,13 @@ class Game:
         other._catchable = set(self._catchable)
         other.winner = self.winner
         other.game_winner = self.game_winner
-        other._round_start = {}
+        other._round_start = None
+        other._origin = None
+        other._start_events = []
         other._history = []
+        other._undo = []
         other._finished_rounds = []
-        other._start = {}
+        other._start = None
         other.dealer_draws = self.dealer_draws
         return other
 
@@ -394,44 +553,43 @@ class Game:
 
     def _play_variants(self, seat: int, card: int, moves: list[Move]) -> None:
         """Every way to play ``card``: colours, seats, arguments and the ``uno`` suffix (D3)."""
-        hand = self._hands[seat]
+        arguments = self._arguments[card]
+        hands = self._hands
+        hand = hands[seat]
         size = len(hand)
-        if card < WILD:
-            rank = CARD_RANK[card]
-            if self.rules.seven_zero and rank == 7:
-                for target in range(self.players):
-                    if target != seat:
-                        after = 0 if size == 1 else len(self._hands[target])
-                        self._add(moves, Move.make(PLAY, card, target=target), after)
-                return
-            if self.rules.seven_zero and rank == 0 and size > 1:
-                after = len(self._hands[(seat - self.direction) % self.players])
+        if arguments.simple:  # the common case: the move objects are ready
+            if card < WILD:
+                moves.append(_PLAIN_PLAYS[card])
+                if size == 2:
+                    moves.append(_PLAIN_PLAYS_UNO[card])
             else:
-                after = size - 1
-            moves.append(_PLAIN_PLAYS[card])
-            if after == 1:
-                moves.append(_PLAIN_PLAYS_UNO[card])
+                moves.extend(_WILD_PLAYS[card])
+                if size == 2:
+                    moves.extend(_WILD_PLAYS_UNO[card])
             return
-        after = size - 1
-        if card == WILD_SWAP or (card == WILD_CUSTOM and
-                                 self.rules.custom_rule in CUSTOM_RULES_WITH_SEAT):
-            for color in range(4):
+        colors = range(4) if arguments.color else (-1,)
+        if arguments.seat is not None:
+            swap = arguments.seat == SWAP_SEAT
+            after = size - 1
+            for color in colors:
                 for target in range(self.players):
                     if target != seat:
-                        if card == WILD_SWAP and size > 1:
-                            after = len(self._hands[target])
+                        if swap and size > 1:
+                            after = len(hands[target])
                         self._add(moves, Move.make(PLAY, card, color, target), after)
             return
-        if card == WILD_CUSTOM and self.rules.custom_rule in CUSTOM_RULES_WITH_COLOR:
-            for color in range(4):
+        if arguments.discard_color:
+            for color in colors:
                 for discarded in range(4):
+                    after = size - 1
                     if size > 1:
-                        after = size - 1 - sum(1 for c in hand if CARD_COLOR[c] == discarded)
+                        after -= sum(1 for c in hand if CARD_COLOR[c] == discarded)
                     self._add(moves, Move.make(PLAY, card, color, arg=discarded), after)
             return
-        if card == WILD_CUSTOM and self.rules.custom_rule == "pass_hands" and size > 1:
-            after = len(self._hands[(seat - self.direction) % self.players])
-        for color in range(4):
+        after = size - 1
+        if arguments.passes_hands and size > 1:
+            after = len(hands[(seat - self.direction) % self.players])
+        for color in colors:
             self._add(moves, Move.make(PLAY, card, color), after)
 
     @staticmethod
@@ -455,60 +613,86 @@ class Game:
         if move not in self.legal_moves(seat):
             raise IllegalMoveError(self.explain_illegal(seat, move))
         events: list[Event] = []
+        undo = (len(self._history), self._snapshot())
         self._apply(seat, move, events)
         self._history.append((seat, move))
+        self._undo.append(undo)
         return events
 
     def push_unchecked(self, seat: int, move: Move) -> None:
-        """Apply a move taken from :meth:`legal_moves` without checking it (for simulations)."""
+        """Apply a move taken from :meth:`legal_moves` without checking it (for simulations).
+
+        It keeps no undo record (the hot path of search): :meth:`pop` takes such a move
+        back by playing the round again from its start."""
         self._apply(seat, move, None)
         self._history.append((seat, move))
 
     def pop(self) -> tuple[int, Move]:
-        """Take back the last move of the current round and return it."""
+        """Take back the last move of the current round and return it.
+
+        A move made with :meth:`push` is undone from its undo record, the position it
+        was made in (as python-chess does)."""
         if not self._history:
             raise IndexError("no move to take back in this round")
-        last = self._history[-1]
-        moves = self._history[:-1]
-        self._restore(self._round_start)
-        for seat, move in moves:
+        last = self._history.pop()
+        undo = self._undo
+        if undo and undo[-1][0] == len(self._history):
+            self._restore(undo.pop()[1])
+            return last
+        start = self._round_start
+        assert start is not None  # every game with a history has its round's start
+        self._restore(start)
+        for seat, move in self._history:
             self._apply(seat, move, None)
-        self._history = moves
         return last
 
     def next_round(self) -> list[Event]:
-        """Deal the next round: the next dealer clockwise, a full shuffled deck (R7.4)."""
+        """Deal the next round: the next dealer clockwise, a full shuffled deck (R7.4).
+
+        Returns :meth:`start_events` of the new round."""
         if self.winner is None:
             raise IllegalMoveError("R7.4: the round is not over yet")
         if self.game_winner is not None:
             raise IllegalMoveError(f"R3.2: the game is over; seat {self.game_winner} won")
         self._finished_rounds.append(self._history)
         self._history = []
+        self._undo = []
         self.dealer = (self.dealer + 1) % self.players
-        return self._start_round()
+        deck = full_deck()
+        self._shuffle(deck)
+        self._deal(deck)
+        return self.start_events()
 
     def record(self) -> dict[str, Any]:
         """The game record: rules, seed, how it started, and every round's moves.
 
-        :func:`replay` plays it back exactly.
+        :func:`replay` plays it back exactly (a game from :meth:`resample` starts at its
+        position, whose later reshuffles may differ, D14).
         """
+        start = self._start
+        if start is None:
+            origin = self._origin
+            assert origin is not None
+            start = {"state": dump_position(self._clone_at(origin))}
         rounds = [*self._finished_rounds, self._history]
         return {
             "rules": self.rules.to_dict(),
             "seed": self.seed,
-            **self._start,
+            **start,
             "rounds": [[[seat, str(move)] for seat, move in moves] for moves in rounds],
         }
 
     def explain_illegal(self, seat: int, move: Move) -> str:
         """Why ``move`` is not legal for ``seat`` now, citing the rule."""
-        from .explain import explain
-
         return explain(self, seat, move)
 
     # ----------------------------------------------------------------- rule mechanics
 
     def _apply(self, seat: int, move: Move, events: list[Event] | None) -> None:
+        # NOTATION uno: a seat leaves it when it holds more than one card again, other than
+        # on its own turn with two. Gaining cards is D4 (_give, _draw_move, _swap,
+        # _pass_hands); a seat that said UNO with two leaves when its turn ends without a
+        # play (pass, a draw that brings nothing) or when a jump-in takes the turn (_play).
         kind = move.kind
         if kind in TURN_KINDS and self._catchable:
             self._catchable.clear()  # D1: the player to act starts (or goes on with) a turn
@@ -518,6 +702,7 @@ class Game:
             self._draw_move(seat, events)
         elif kind == PASS:
             self.pending = None
+            self._uno.discard(seat)  # it holds the card it drew and at least one more
             if events is not None:
                 events.append(Event("pass", {"seat": seat}))
             self._advance(1)
@@ -554,6 +739,8 @@ class Game:
         pending = self.pending
         stacked = pending.amount if pending is not None and pending.kind != DRAWN_PENDING else 0
         jump_in = seat != self.turn
+        if jump_in and len(self._hands[self.turn]) > 1:
+            self._uno.discard(self.turn)
         self.turn = seat
         hand.remove(card)
         old_color = self._color
@@ -700,6 +887,8 @@ class Game:
         if drawn and self.is_playable(drawn[-1]):
             self.pending = Pending(DRAWN_PENDING, card=drawn[-1])
         else:
+            if not drawn and len(self._hands[seat]) > 1:
+                self._uno.discard(seat)
             self._advance(1)  # R4.4 / R4.5: nothing playable drawn, the turn ends
 
     def _challenge(self, seat: int, events: list[Event] | None) -> None:
@@ -808,14 +997,6 @@ class Game:
 
     # ----------------------------------------------------------------- rounds
 
-    def _start_round(self) -> list[Event]:
-        deck = full_deck()
-        self._shuffle(deck)
-        self._deal(deck)
-        self._round_start = self._snapshot()
-        return [Event("deal", {"dealer": self.dealer, "top": self.top_card,
-                               "turn": self.turn, "direction": self.direction})]
-
     def _deal(self, deck: list[int]) -> None:
         """Deal ``deck`` (top first) from the dealer's left, turn the first card (R2, R5.x)."""
         players = self.players
@@ -846,44 +1027,54 @@ class Game:
         left = (dealer + 1) % players
         self.turn = left
         self._color = CARD_COLOR[first] if first < WILD else -1
+        effects: list[Event] = []
         if first >= WILD:  # R5.8: the first player chooses the colour, nothing else happens
             self.pending = Pending(COLOR_PENDING)
         elif CARD_RANK[first] == DRAW_TWO:  # R5.1
-            self._give(left, 2, None, "draw_two")
-            self.turn = (left + 1) % players
+            self._give(left, 2, effects, "draw_two")
+            self._skip_to_next(left, effects)
         elif CARD_RANK[first] == REVERSE:  # R5.2
             self.direction = -1
             self.turn = dealer
         elif CARD_RANK[first] == SKIP:  # R5.3
-            self.turn = (left + 1) % players
+            self._skip_to_next(left, effects)
+        self._start_events = [
+            Event("deal", {"dealer": dealer, "top": CARD_CODE[first], "turn": self.turn,
+                           "direction": self.direction}),
+            *effects,
+        ]
+        self._round_start = self._snapshot()
 
     # ----------------------------------------------------------------- snapshots
 
-    def _snapshot(self) -> dict[str, Any]:
-        return {
-            "shuffles": self._shuffles, "hands": [h[:] for h in self._hands],
-            "draw": self._draw[:], "discard": self._discard[:], "color": self._color,
-            "direction": self.direction, "turn": self.turn, "dealer": self.dealer,
-            "scores": self.scores[:], "pending": self.pending, "uno": set(self._uno),
-            "catchable": set(self._catchable), "winner": self.winner,
-            "game_winner": self.game_winner,
-        }
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(
+            self._shuffles, tuple(map(tuple, self._hands)), tuple(self._draw),
+            tuple(self._discard), self._color, self.direction, self.turn, self.dealer,
+            tuple(self.scores), self.pending, frozenset(self._uno),
+            frozenset(self._catchable), self.winner, self.game_winner,
+        )
 
-    def _restore(self, snap: dict[str, Any]) -> None:
-        self._shuffles = snap["shuffles"]
-        self._hands = [h[:] for h in snap["hands"]]
-        self._draw = snap["draw"][:]
-        self._discard = snap["discard"][:]
-        self._color = snap["color"]
-        self.direction = snap["direction"]
-        self.turn = snap["turn"]
-        self.dealer = snap["dealer"]
-        self.scores = snap["scores"][:]
-        self.pending = snap["pending"]
-        self._uno = set(snap["uno"])
-        self._catchable = set(snap["catchable"])
-        self.winner = snap["winner"]
-        self.game_winner = snap["game_winner"]
+    def _restore(self, snap: _Snapshot) -> None:
+        self._shuffles = snap.shuffles
+        self._hands = [list(hand) for hand in snap.hands]
+        self._draw = list(snap.draw)
+        self._discard = list(snap.discard)
+        self._color = snap.color
+        self.direction = snap.direction
+        self.turn = snap.turn
+        self.dealer = snap.dealer
+        self.scores = list(snap.scores)
+        self.pending = snap.pending
+        self._uno = set(snap.uno)
+        self._catchable = set(snap.catchable)
+        self.winner = snap.winner
+        self.game_winner = snap.game_winner
+
+    def _clone_at(self, snap: _Snapshot) -> Game:
+        other = self._clone()
+        other._restore(snap)
+        return other
 
 
 def _shuffle_with(rng: random.Random, cards: list[int]) -> None:
@@ -910,31 +1101,9 @@ def _choose_dealer(players: int, rng: random.Random, draws: list[dict[int, str]]
             return candidates[0]
 
 
-def _read_cards(codes: object, what: str) -> list[int]:
-    if not isinstance(codes, list):
-        raise PositionError(f"{what} must be a list of card codes")
-    try:
-        return [card_from_code(code) for code in codes]
-    except NotationError as error:
-        raise PositionError(f"{what}: {error}") from None
-
-
-def _check_copies(cards: list[int]) -> None:
-    counts = [0] * NUM_CARDS
-    for card in cards:
-        counts[card] += 1
-        if counts[card] > CARD_COPIES[card]:
-            raise PositionError(
-                f"R1: more than {CARD_COPIES[card]} {CARD_CODE[card]} "
-                f"(the deck has {CARD_COPIES[card]})"
-            )
-
-
 def replay(record: dict[str, Any]) -> Game:
     """Play a game record (from :meth:`Game.record`) back; raises on any illegal move."""
-    from .rules import Rules as _Rules
-
-    rules = _Rules.from_dict(record.get("rules"))
+    rules = Rules.from_dict(record.get("rules"))
     seed = record.get("seed", 0)
     if "state" in record:
         game = Game.from_position(record["state"], rules, seed)
@@ -951,4 +1120,5 @@ def replay(record: dict[str, Any]) -> Game:
     return game
 
 
-__all__ = ["Game", "Pending", "replay"]
+__all__ = ["CHALLENGE_PENDING", "COLOR_PENDING", "DRAWN_PENDING", "STACK_PENDING", "Game",
+           "Pending", "replay"]

@@ -17,17 +17,23 @@ unogame.engine.cards.NotationError: 'play W': a wild card needs its colour (play
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from dataclasses import dataclass
+from typing import ClassVar, Final, Literal
 
 from .cards import (
     CARD_CODE,
+    CARD_RANK,
     COLORS,
     NUM_CARDS,
+    WILD,
+    WILD_CUSTOM,
+    WILD_SWAP,
     NotationError,
     card_from_code,
     color_from_letter,
     is_wild,
 )
+from .rules import CUSTOM_RULES_WITH_COLOR, CUSTOM_RULES_WITH_SEAT, Rules
 
 PLAY: Final = 0
 DRAW: Final = 1
@@ -198,3 +204,82 @@ PASS_MOVE: Final = Move.make(PASS)
 CHALLENGE_MOVE: Final = Move.make(CHALLENGE)
 ACCEPT_MOVE: Final = Move.make(ACCEPT)
 UNO_MOVE: Final = Move.make(UNO)
+
+
+SWAP_SEAT: Final = "swap"
+"""The chosen seat's hand is swapped with the player's (R5.6 Wild Swap Hands, seven_zero 7)."""
+DRAW_SEAT: Final = "draw"
+"""The chosen seat draws cards (R5.7 ``chosen_draw``)."""
+
+SEAT_PURPOSE: Final[dict[str, str]] = {
+    CARD_CODE[WILD_SWAP]: SWAP_SEAT,
+    CARD_CODE[WILD_CUSTOM]: DRAW_SEAT,
+    **{CARD_CODE[card]: SWAP_SEAT for card in range(WILD) if CARD_RANK[card] == 7},
+}
+"""What the seat argument of a card's play means, by card code, when the rules give it one
+(see :func:`play_arguments`); for front ends asking the player to choose a seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayArguments:
+    """What a play of a card needs besides the card (NOTATION "Moves"), under given rules."""
+
+    color: bool
+    """A colour to name: every wild card (``play W G``)."""
+    seat: Literal["swap", "draw"] | None
+    """A seat to act on, and what happens to it (``SWAP_SEAT`` or ``DRAW_SEAT``)."""
+    discard_color: bool
+    """A second colour, the one to discard (``discard_color``: ``play WC G R``)."""
+    passes_hands: bool
+    """No argument, but every hand moves on (``seven_zero`` 0, ``pass_hands``)."""
+
+    @property
+    def simple(self) -> bool:
+        """No seat, no discard colour, no passing of hands: a colour at most."""
+        return self.seat is None and not self.discard_color and not self.passes_hands
+
+    def to_dict(self) -> dict[str, object]:
+        """The arguments as JSON (for front ends)."""
+        return {"color": self.color, "seat": self.seat, "discard_color": self.discard_color,
+                "passes_hands": self.passes_hands}
+
+
+_TABLES: dict[Rules, tuple[PlayArguments, ...]] = {}
+
+
+def play_arguments(card: int, rules: Rules) -> PlayArguments:
+    """The arguments a play of ``card`` takes under ``rules``: the one place that says so
+    (the engine's legal moves, its explanations, the bots and the front ends use it).
+
+    >>> from .cards import card_from_code as card
+    >>> play_arguments(card("WS"), Rules())
+    PlayArguments(color=True, seat='swap', discard_color=False, passes_hands=False)
+    >>> [play_arguments(card("R7"), rules).seat for rules in (Rules(), Rules(seven_zero=True))]
+    [None, 'swap']
+    >>> play_arguments(card("WC"), Rules(custom_rule="discard_color")).discard_color
+    True
+    """
+    return play_arguments_table(rules)[card]
+
+
+def play_arguments_table(rules: Rules) -> tuple[PlayArguments, ...]:
+    """:func:`play_arguments` of every card under ``rules``, indexed by card (computed once
+    per rules: the engine's hot paths index it)."""
+    table = _TABLES.get(rules)
+    if table is None:
+        table = _TABLES[rules] = tuple(_arguments(card, rules) for card in range(NUM_CARDS))
+    return table
+
+
+def _arguments(card: int, rules: Rules) -> PlayArguments:
+    rank = CARD_RANK[card]
+    custom = rules.custom_rule if card == WILD_CUSTOM else None
+    seat: Literal["swap", "draw"] | None = None
+    if card == WILD_SWAP or (card < WILD and rules.seven_zero and rank == 7):
+        seat = SWAP_SEAT
+    elif custom in CUSTOM_RULES_WITH_SEAT:
+        seat = DRAW_SEAT
+    return PlayArguments(
+        color=card >= WILD, seat=seat, discard_color=custom in CUSTOM_RULES_WITH_COLOR,
+        passes_hands=custom == "pass_hands" or (card < WILD and rules.seven_zero and rank == 0),
+    )

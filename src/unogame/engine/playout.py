@@ -38,8 +38,9 @@ def random_step(game: Game, rng: random.Random) -> int:
             move = moves[int(rng.random() * plays)]
     game.push_unchecked(seat, move)
     made = 1
-    if game._catchable:
-        for target in sorted(game._catchable):
+    catchable = game.catchable_seats
+    if catchable:
+        for target in sorted(catchable):
             roll = rng.random()
             if roll < 0.5:
                 game.push_unchecked(target, UNO_MOVE)

@@ -10,7 +10,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
 
 from .cards import (
     CARD_CODE,
@@ -24,48 +26,59 @@ from .cards import (
     color_from_letter,
 )
 from .errors import PositionError
-from .rules import Rules
+from .moves import MAX_SEATS
+from .state import (
+    CHALLENGE_PENDING,
+    COLOR_PENDING,
+    DRAWN_PENDING,
+    STACK_PENDING,
+    GameState,
+    Pending,
+    check_copies,
+    read_cards,
+)
 
-if TYPE_CHECKING:
-    from .game import Game
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = MAX_SEATS
 
 FIELDS = ("players", "hands", "draw_pile", "discard_pile", "color", "direction", "turn",
           "dealer", "scores", "pending", "uno", "catchable", "winner", "game_winner")
 """Position fields in the order NOTATION.md writes them."""
 
 
-def dump_position(game: Game) -> dict[str, Any]:
+def dump_position(game: GameState) -> dict[str, Any]:
     """The full position of ``game`` (NOTATION "Position")."""
+    color = game.color_index
     return {
         "players": game.players,
-        "hands": game.hands,
-        "draw_pile": [CARD_CODE[c] for c in reversed(game._draw)],
-        "discard_pile": [CARD_CODE[c] for c in reversed(game._discard)],
-        "color": game.color,
+        "hands": [[CARD_CODE[c] for c in hand] for hand in game.card_hands],
+        "draw_pile": [CARD_CODE[c] for c in reversed(game.draw_cards)],
+        "discard_pile": [CARD_CODE[c] for c in reversed(game.discard_cards)],
+        "color": COLORS[color] if color >= 0 else None,
         "direction": game.direction,
         "turn": game.turn,
         "dealer": game.dealer,
         "scores": list(game.scores),
         "pending": _dump_pending(game, None),
-        "uno": game.uno,
-        "catchable": game.catchable,
+        "uno": sorted(game.uno_seats),
+        "catchable": sorted(game.catchable_seats),
         "winner": game.winner,
         "game_winner": game.game_winner,
     }
 
 
-def dump_view(game: Game, seat: int | None) -> dict[str, Any]:
+def dump_view(game: GameState, seat: int | None) -> dict[str, Any]:
     """The position as ``seat`` sees it: other hands and the draw pile become counts."""
     view = dump_position(game)
     view["hands"] = [
         hand if index == seat else len(hand) for index, hand in enumerate(view["hands"])
     ]
-    view["draw_pile"] = len(game._draw)
+    view["draw_pile"] = len(game.draw_cards)
     view["pending"] = _dump_pending(game, seat if seat is not None else -1)
     return view
 
 
-def _dump_pending(game: Game, seat: int | None) -> dict[str, Any] | None:
+def _dump_pending(game: GameState, seat: int | None) -> dict[str, Any] | None:
     """``seat`` None: the full pending object; else what that seat may see of it (D7, D8)."""
     pending = game.pending
     if pending is None:
@@ -86,10 +99,28 @@ def _dump_pending(game: Game, seat: int | None) -> dict[str, Any] | None:
     return out
 
 
-def load_position(cls: type[Game], data: Any, rules: Rules | None, seed: int) -> Game:
-    """Read and check a NOTATION position; :class:`PositionError` names what is wrong."""
-    from .game import COLOR_PENDING, _check_copies, _read_cards
+@dataclass(slots=True)
+class LoadedPosition:
+    """A checked position, cards as ints with the top card of each pile last."""
 
+    players: int
+    hands: list[list[int]]
+    draw: list[int]
+    discard: list[int]
+    color: int
+    direction: int
+    turn: int
+    dealer: int
+    scores: list[int]
+    pending: Pending | None
+    uno: set[int]
+    catchable: set[int]
+    winner: int | None
+    game_winner: int | None
+
+
+def load_position(data: Any) -> LoadedPosition:
+    """Read and check a NOTATION position; :class:`PositionError` names what is wrong."""
     if not isinstance(data, dict):
         raise PositionError("a position must be a JSON object")
     unknown = [key for key in data if key not in FIELDS]
@@ -98,18 +129,72 @@ def load_position(cls: type[Game], data: Any, rules: Rules | None, seed: int) ->
     for key in ("players", "hands", "draw_pile", "discard_pile"):
         if key not in data:
             raise PositionError(f"the position has no {key!r}")
-    players = data["players"]
-    if type(players) is not int:
-        raise PositionError("'players' must be a whole number")
-    game = cls(players, rules, seed)
+    players = _players(data["players"])
     hands_data = data["hands"]
     if not isinstance(hands_data, list) or len(hands_data) != players:
         raise PositionError(f"'hands' must be a list of {players} hands")
-    hands = [_read_cards(hand, f"hand of seat {seat}") for seat, hand in enumerate(hands_data)]
-    draw = _read_cards(data["draw_pile"], "draw_pile")
-    discard = _read_cards(data["discard_pile"], "discard_pile")
-    _check_copies([card for hand in hands for card in hand] + draw + discard)
+    hands = [read_cards(hand, f"hand of seat {seat}") for seat, hand in enumerate(hands_data)]
+    draw = read_cards(data["draw_pile"], "draw_pile")
+    discard = read_cards(data["discard_pile"], "discard_pile")
+    check_copies([card for hand in hands for card in hand] + draw + discard)
+    return _load_rest(data, players, hands, draw, discard)
 
+
+def load_view(view: Any, hands: Mapping[int, Sequence[str]] | None = None,
+              draw_pile: Sequence[str] | None = None) -> LoadedPosition:
+    """Read a seat's view (:meth:`Game.view`) plus the hidden cards: ``hands`` for the seats
+    whose hand the view only counts, ``draw_pile`` top card first. Hidden cards left out
+    stay out (an empty hand, an empty draw pile): such a game only holds the public state.
+    When given, each must have the size the view shows; every card is checked (R1)."""
+    if not isinstance(view, dict):
+        raise PositionError("a view must be a JSON object")
+    for key in ("players", "hands", "draw_pile", "discard_pile"):
+        if key not in view:
+            raise PositionError(f"the view has no {key!r}")
+    players = _players(view["players"])
+    shown = view["hands"]
+    if not isinstance(shown, list) or len(shown) != players:
+        raise PositionError(f"'hands' must be a list of {players} hands or counts")
+    hidden = dict(hands or {})
+    cards: list[list[int]] = []
+    for seat, hand in enumerate(shown):
+        if isinstance(hand, list):
+            if seat in hidden:
+                raise PositionError(f"the hand of seat {seat} is not hidden in this view")
+            cards.append(read_cards(hand, f"hand of seat {seat}"))
+        elif type(hand) is int and hand >= 0:
+            given = hidden.pop(seat, None)
+            cards.append([] if given is None else read_cards(list(given), f"hand of seat {seat}"))
+            if given is not None and len(cards[-1]) != hand:
+                raise PositionError(f"seat {seat} holds {hand} cards, not {len(cards[-1])}")
+        else:
+            raise PositionError(f"hand of seat {seat} must be a list of cards or a count")
+    if hidden:
+        raise PositionError(f"there is no hidden hand of seat {min(hidden)} in this view")
+    size = view["draw_pile"]
+    if type(size) is not int or size < 0:
+        raise PositionError("a view's 'draw_pile' must be the number of cards in it")
+    draw: list[int] = []
+    if draw_pile is not None:
+        draw = read_cards(list(draw_pile), "draw_pile")
+        if len(draw) != size:
+            raise PositionError(f"the draw pile holds {size} cards, not {len(draw)}")
+    discard = read_cards(view["discard_pile"], "discard_pile")
+    check_copies([card for hand in cards for card in hand] + draw + discard)
+    data = {key: value for key, value in view.items() if key in FIELDS}
+    return _load_rest(data, players, cards, draw, discard, hidden_hands=True)
+
+
+def _players(players: Any) -> int:
+    if type(players) is not int:
+        raise PositionError("'players' must be a whole number")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise PositionError(f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS} (R1.3)")
+    return players
+
+
+def _load_rest(data: dict[str, Any], players: int, hands: list[list[int]], draw: list[int],
+               discard: list[int], hidden_hands: bool = False) -> LoadedPosition:
     def seat_field(key: str, default: int | None, allow_none: bool = False) -> int | None:
         value = data.get(key, default)
         if value is None and allow_none:
@@ -140,20 +225,21 @@ def load_position(cls: type[Game], data: Any, rules: Rules | None, seed: int) ->
             raise PositionError(f"{key!r} must be a list of seats")
         seat_sets.append(set(seats))
     uno, catchable = seat_sets
-    for seat in catchable:
-        if len(hands[seat]) != 1 or seat in uno:
-            raise PositionError(
-                f"seat {seat} is catchable but does not hold one card without UNO (R6.2)"
-            )
-    if winner is None:
-        for seat, hand in enumerate(hands):
-            if not hand:
-                raise PositionError(f"seat {seat} holds no card but the round has no winner")
+    if not hidden_hands:
+        for seat in catchable:
+            if len(hands[seat]) != 1 or seat in uno:
+                raise PositionError(
+                    f"seat {seat} is catchable but does not hold one card without UNO (R6.2)"
+                )
+        if winner is None:
+            for seat, hand in enumerate(hands):
+                if not hand:
+                    raise PositionError(f"seat {seat} holds no card but the round has no winner")
     if game_winner is not None and winner is None:
         raise PositionError("'game_winner' is set but the round has no winner")
 
-    pending = _load_pending(data.get("pending"), players, turn, hands)
-    if pending is not None and pending.kind == "stack" and (
+    pending = _load_pending(data.get("pending"), players, turn, hands, hidden_hands)
+    if pending is not None and pending.kind == STACK_PENDING and (
         not discard or (discard[0] != WILD_DRAW_FOUR and CARD_RANK[discard[0]] != DRAW_TWO)
     ):
         raise PositionError("a pending stack needs a Draw Two or Wild Draw Four on top")
@@ -174,39 +260,27 @@ def load_position(cls: type[Game], data: Any, rules: Rules | None, seed: int) ->
             color = CARD_COLOR[top]
         elif pending is None or pending.kind != COLOR_PENDING:
             raise PositionError("'color' is needed: the top card is a wild (or there is none)")
-
-    game._hands = hands
-    game._draw = draw[::-1]
-    game._discard = discard[::-1]
-    game._color = color
-    game.direction = direction
-    game.turn = turn
-    game.dealer = dealer
-    game.scores = list(scores)
-    game.pending = pending
-    game._uno = uno
-    game._catchable = catchable
-    game.winner = winner
-    game.game_winner = game_winner
-    return game
+    return LoadedPosition(players, hands, draw[::-1], discard[::-1], color, direction, turn,
+                          dealer, list(scores), pending, uno, catchable, winner, game_winner)
 
 
-def _load_pending(data: Any, players: int, turn: int, hands: list[list[int]]) -> Any:
-    from .game import Pending, _read_cards
-
+def _load_pending(data: Any, players: int, turn: int, hands: list[list[int]],
+                  hidden_hands: bool = False) -> Pending | None:
     if data is None:
         return None
     if not isinstance(data, dict) or "kind" not in data:
         raise PositionError("'pending' must be null or an object with a 'kind'")
     kind = data["kind"]
-    if kind == "color":
-        return Pending("color")
-    if kind == "drawn":
-        cards = _read_cards([data.get("card")], "pending drawn card")
+    if kind == COLOR_PENDING:
+        return Pending(COLOR_PENDING)
+    if kind == DRAWN_PENDING:
+        if hidden_hands and "card" not in data:  # the drawn card of another seat is hidden
+            return Pending(DRAWN_PENDING)
+        cards = read_cards([data.get("card")], "pending drawn card")
         if cards[0] not in hands[turn]:
             raise PositionError("the pending drawn card is not in the hand of the seat to act")
-        return Pending("drawn", card=cards[0])
-    if kind == "challenge":
+        return Pending(DRAWN_PENDING, card=cards[0])
+    if kind == CHALLENGE_PENDING:
         by = data.get("by")
         if type(by) is not int or not 0 <= by < players or by == turn:
             raise PositionError("a pending challenge needs 'by', another seat than 'turn'")
@@ -222,10 +296,10 @@ def _load_pending(data: Any, players: int, turn: int, hands: list[list[int]]) ->
             guilty = any(CARD_COLOR[c] == color for c in hands[by])
         elif type(guilty) is not bool:
             raise PositionError("a pending challenge's 'guilty' must be true or false")
-        return Pending("challenge", by=by, color=color, guilty=guilty, amount=amount)
-    if kind == "stack":
+        return Pending(CHALLENGE_PENDING, by=by, color=color, guilty=guilty, amount=amount)
+    if kind == STACK_PENDING:
         amount = data.get("amount")
         if type(amount) is not int or amount < 2:
             raise PositionError("a pending stack needs an 'amount' >= 2")
-        return Pending("stack", amount=amount)
+        return Pending(STACK_PENDING, amount=amount)
     raise PositionError(f"unknown pending kind {kind!r}")

@@ -172,8 +172,12 @@ static void give(uno_state *s, int seat, int count, uno_log *log, int reason) {
     log_cards(log, EV_DRAW, 3, fields, n, drawn);
 }
 
-/* Deal ``deck`` (top first) from the dealer's left and turn the first card. */
-static int deal(uno_state *s, const uint8_t *deck, int count) {
+static void skip_to_next(uno_state *s, int skipped, uno_log *log);
+
+/* Deal ``deck`` (top first) from the dealer's left and turn the first card; logs the
+ * round's start events (deal, then the first card's effects). */
+static int deal(uno_state *s, const uint8_t *deck, int count, uno_log *log) {
+    int start = log != NULL ? log->length : 0;
     int players = s->players, dealer = s->dealer, index = 0;
     memset(s->hand_len, 0, sizeof s->hand_len);
     for (int round = 0; round < s->rules.hand_size; round++) {
@@ -216,13 +220,24 @@ static int deal(uno_state *s, const uint8_t *deck, int count) {
         s->pending.kind = P_COLOR;
         s->pending.by = s->pending.color = s->pending.card = -1;
     } else if (CARD_RANK[first] == RANK_DRAW_TWO) {
-        give(s, left, 2, NULL, R_DRAW_TWO);
-        s->turn = (int8_t)((left + 1) % players);
+        give(s, left, 2, log, R_DRAW_TWO);
+        skip_to_next(s, left, log);
     } else if (CARD_RANK[first] == RANK_REVERSE) {
         s->direction = -1;
         s->turn = (int8_t)dealer;
     } else if (CARD_RANK[first] == RANK_SKIP) {
-        s->turn = (int8_t)((left + 1) % players);
+        skip_to_next(s, left, log);
+    }
+    if (log != NULL && log->enabled) { /* the deal event goes before the effects */
+        if (log->length + 6 > LOG_SIZE) {
+            log->overflow = 1;
+            return 0;
+        }
+        memmove(log->data + start + 6, log->data + start,
+                sizeof(int32_t) * (size_t)(log->length - start));
+        int32_t deal_event[6] = {EV_DEAL, 4, dealer, first, s->turn, s->direction};
+        memcpy(log->data + start, deal_event, sizeof deal_event);
+        log->length += 6;
     }
     return 0;
 }
@@ -261,7 +276,7 @@ static int choose_dealer(int players, py_random *rng) {
     }
 }
 
-int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed) {
+int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed, uno_log *log) {
     uno_init(s, players, rules, seed);
     if (players * rules->hand_size + 1 > 112) {
         return -1;
@@ -272,7 +287,7 @@ int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed) {
     uint8_t deck[MAX_CARDS];
     int count = full_deck(deck);
     shuffle_with(&rng, deck, count);
-    return deal(s, deck, count);
+    return deal(s, deck, count, log);
 }
 
 int uno_next_round(uno_state *s, uno_log *log) {
@@ -282,13 +297,7 @@ int uno_next_round(uno_state *s, uno_log *log) {
     py_random rng;
     next_rng(s, &rng);
     shuffle_with(&rng, deck, count);
-    if (deal(s, deck, count) < 0) {
-        return -1;
-    }
-    int top = s->discard[s->discard_len - 1];
-    int fields[4] = {s->dealer, top, s->turn, s->direction};
-    log_event(log, EV_DEAL, 4, fields);
-    return 0;
+    return deal(s, deck, count, log);
 }
 
 /* ------------------------------------------------------------------ legal moves */
@@ -320,6 +329,25 @@ static inline void add_move(int32_t *moves, int *n, int32_t code, int after) {
 static void play_variants(const uno_state *s, int seat, int card, int32_t *moves, int *n) {
     int size = s->hand_len[seat], players = s->players;
     const uno_rules *rules = &s->rules;
+    int shape = play_shape(rules, card);
+    if (shape == SHAPE_PLAIN) {
+        moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 0);
+        if (size == 2) {
+            moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 1);
+        }
+        return;
+    }
+    if (shape == SHAPE_COLOR_ONLY) { /* the four colours, then their uno variants */
+        for (int c = 0; c < 4; c++) {
+            moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 0);
+        }
+        if (size == 2) {
+            for (int c = 0; c < 4; c++) {
+                moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 1);
+            }
+        }
+        return;
+    }
     if (card < CARD_WILD) {
         int rank = CARD_RANK[card], after;
         if (rules->seven_zero && rank == 7) {
@@ -715,6 +743,9 @@ static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
     int stacked = s->pending.kind != P_NONE && s->pending.kind != P_DRAWN
         ? s->pending.amount : 0;
     int jump_in = seat != s->turn;
+    if (jump_in && s->hand_len[s->turn] > 1) { /* NOTATION uno: a jump-in ends that turn */
+        s->uno &= (uint16_t)~(1u << s->turn);
+    }
     s->turn = (int8_t)seat;
     uint8_t *hand = s->hand[seat];
     int size = s->hand_len[seat], at = -1;
@@ -845,6 +876,9 @@ static void draw_move(uno_state *s, int seat, uno_log *log) {
         set_pending(s, P_DRAWN, -1, -1, 0, 0);
         s->pending.card = (int8_t)drawn[n - 1];
     } else {
+        if (n == 0 && s->hand_len[seat] > 1) { /* NOTATION uno: the turn ends without a play */
+            s->uno &= (uint16_t)~(1u << seat);
+        }
         s->turn = (int8_t)mod(s->turn + s->direction, s->players);
     }
 }
@@ -876,6 +910,7 @@ int uno_apply(uno_state *s, int seat, int32_t code, uno_log *log) {
         return 0;
     case K_PASS:
         s->pending.kind = P_NONE;
+        s->uno &= (uint16_t)~(1u << seat); /* it holds the drawn card and at least one more */
         log_event(log, EV_PASS, 1, &seat);
         s->turn = (int8_t)mod(s->turn + s->direction, s->players);
         return 0;

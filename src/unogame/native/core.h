@@ -102,8 +102,9 @@ void set_discard(small_set *set, int key);
 int set_contains(const small_set *set, int key);
 
 void uno_init(uno_state *s, int players, const uno_rules *rules, int64_t seed);
-/* Game.new: dealer drawn, first round dealt. Returns 0, or -1 if it cannot be dealt. */
-int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed);
+/* Game.new: dealer drawn, first round dealt (its start events into log, which may be
+ * NULL). Returns 0, or -1 if it cannot be dealt. */
+int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed, uno_log *log);
 /* Game.next_round after a round is over (the caller checks that it may). */
 int uno_next_round(uno_state *s, uno_log *log);
 int uno_legal_moves(const uno_state *s, int seat, int32_t *moves);

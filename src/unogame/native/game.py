@@ -11,8 +11,8 @@ from typing import Any, Final
 
 from ..engine import Event, Game, IllegalMoveError, Move, Rules
 from ..engine.cards import CARD_CODE, CARD_POINTS, COLORS, card_from_code
-from ..engine.game import Pending
 from ..engine.rules import CUSTOM_RULES
+from ..engine.state import Pending
 from . import CORE, rules_tuple
 
 PENDING_KINDS: Final = (None, "challenge", "drawn", "color", "stack")
@@ -44,11 +44,7 @@ def state_from_game(game: Game) -> Any:
     if table is None:
         raise ValueError("the core cannot play these rules")
     position = game.position()
-    # TODO(i8-engine): the public shuffle counter replaces this private read.
-    shuffles = getattr(game, "shuffle_count", None)
-    if shuffles is None:
-        shuffles = game._shuffles
-    return _load_state(game.players, table, game.seed, shuffles, position, game.pending)
+    return _load_state(game.players, table, game.seed, game.shuffles, position, game.pending)
 
 
 def _load_state(players: int, table: tuple[int, ...], seed: int, shuffles: int,
@@ -73,13 +69,15 @@ def _load_state(players: int, table: tuple[int, ...], seed: int, shuffles: int,
 class NativeGame:
     """A round (or match) whose moves the core applies; the engine's API for reading it."""
 
-    __slots__ = ("_state", "players", "rules", "seed")
+    __slots__ = ("_start_events", "_state", "players", "rules", "seed")
 
-    def __init__(self, state: Any, rules: Rules, seed: int) -> None:
+    def __init__(self, state: Any, rules: Rules, seed: int,
+                 start_events: list[Event] | None = None) -> None:
         self._state = state
         self.rules = rules
         self.seed = seed
         self.players: int = state.players
+        self._start_events = start_events or []
 
     @classmethod
     def new(cls, players: int, rules: Rules | None = None, seed: int = 0) -> NativeGame:
@@ -90,7 +88,10 @@ class NativeGame:
         table = rules_tuple(rules)
         if table is None:
             raise ValueError("the core cannot play these rules")
-        return cls(CORE.State.new(players, table, seed), rules, seed)
+        state, raw = CORE.State.new(players, table, seed)
+        game = cls(state, rules, seed)
+        game._start_events = game._events(raw)
+        return game
 
     @classmethod
     def from_game(cls, game: Game) -> NativeGame:
@@ -116,7 +117,11 @@ class NativeGame:
         return self._state
 
     def copy(self) -> NativeGame:
-        return NativeGame(self._state.copy(), self.rules, self.seed)
+        return NativeGame(self._state.copy(), self.rules, self.seed, self._start_events)
+
+    def start_events(self) -> list[Event]:
+        """The events of the current round's start (as ``Game.start_events``)."""
+        return list(self._start_events)
 
     # ----------------------------------------------------------------- reading
 
@@ -150,7 +155,7 @@ class NativeGame:
         return self._fields()["scores"]  # type: ignore[no-any-return]
 
     @property
-    def shuffle_count(self) -> int:
+    def shuffles(self) -> int:
         return self._fields()["shuffles"]  # type: ignore[no-any-return]
 
     @property
@@ -202,7 +207,8 @@ class NativeGame:
             raise IllegalMoveError("R7.4: the round is not over yet")
         if self.game_winner is not None:
             raise IllegalMoveError(f"R3.2: the game is over; seat {self.game_winner} won")
-        return self._events(self._state.next_round())
+        self._start_events = self._events(self._state.next_round())
+        return list(self._start_events)
 
     def _events(self, raw: list[tuple[Any, ...]]) -> list[Event]:
         return [_event(item, self) for item in raw]

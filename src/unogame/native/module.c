@@ -198,12 +198,27 @@ static PyObject *State_new_game(PyObject *cls, PyObject *args) {
     if (self == NULL) {
         return NULL;
     }
-    if (uno_new(&self->state, players, &rules, seed) < 0) {
+    uno_log *log = PyMem_Malloc(sizeof *log);
+    if (log == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    log->length = 0;
+    log->enabled = 1;
+    log->overflow = 0;
+    if (uno_new(&self->state, players, &rules, seed, log) < 0) {
+        PyMem_Free(log);
         Py_DECREF(self);
         PyErr_SetString(PyExc_ValueError, "this deal cannot be made");
         return NULL;
     }
-    return (PyObject *)self;
+    PyObject *events = log_events(log);
+    PyMem_Free(log);
+    if (events == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", (PyObject *)self, events);
 }
 
 static PyObject *State_load(PyObject *cls, PyObject *args) {
@@ -552,7 +567,7 @@ static PyObject *State_get_players(StateObject *self, void *closure) {
 
 static PyMethodDef State_methods[] = {
     {"new", State_new_game, METH_VARARGS | METH_CLASS,
-     "new(players, rules, seed): Game.new in the core."},
+     "new(players, rules, seed): Game.new in the core; (state, start events)."},
     {"load", State_load, METH_VARARGS | METH_CLASS,
      "load(players, rules, seed, shuffles, hands, draw, discard, color, direction, turn, "
      "dealer, scores, pending, uno, catchable, winner, game_winner): a checked state."},
@@ -632,7 +647,7 @@ static PyObject *random_rounds(PyObject *module, PyObject *args) {
     py_random_seed_u64(rng, first_seed);
     for (long i = 0; i < count && !failed; i++) {
         unsigned long long seed = first_seed + (unsigned long long)i;
-        if (uno_new(state, players, &rules, (int64_t)seed) < 0) {
+        if (uno_new(state, players, &rules, (int64_t)seed, NULL) < 0) {
             failed = 1;
             break;
         }

@@ -1,0 +1,107 @@
+"""What a position is made of, below the game: the pending decision, card lists read from
+notation, and the read-only face of a game that the position and explanation modules use.
+
+Kept apart from ``game.py`` so that ``position`` and ``explain`` need not import the game
+(no import circle): they read a game through :class:`GameState`.
+
+>>> Pending("stack", amount=4).amount
+4
+>>> read_cards(["R1", "w+4"], "hand")
+[1, 53]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence, Set
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from .cards import CARD_CODE, CARD_COPIES, NUM_CARDS, NotationError, card_from_code
+from .errors import PositionError
+from .rules import Rules
+
+# Kinds of pending decision (NOTATION "pending").
+CHALLENGE_PENDING: Final = "challenge"
+DRAWN_PENDING: Final = "drawn"
+COLOR_PENDING: Final = "color"
+STACK_PENDING: Final = "stack"
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A decision the player to act owes before an ordinary turn (NOTATION "pending")."""
+
+    kind: str
+    by: int = -1
+    """challenge: the seat that played the Wild Draw Four."""
+    color: int = -1
+    """challenge: the colour the Wild Draw Four was played on (it judges the challenge)."""
+    guilty: bool = False
+    """challenge: the verdict, fixed at the moment of the play (R5.4)."""
+    card: int = -1
+    """drawn: the playable card just drawn (R4.4)."""
+    amount: int = 0
+    """challenge and stack: cards to draw (4 for one Wild Draw Four; more when stacked)."""
+
+
+class GameState(Protocol):
+    """The public, read-only face of a :class:`~unogame.engine.Game` (cards as ints)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def card_hands(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def draw_cards(self) -> Sequence[int]: ...
+    @property
+    def discard_cards(self) -> Sequence[int]: ...
+    @property
+    def color_index(self) -> int: ...
+    @property
+    def color(self) -> str | None: ...
+    @property
+    def top_card(self) -> str | None: ...
+    @property
+    def direction(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def pending(self) -> Pending | None: ...
+    @property
+    def uno_seats(self) -> Set[int]: ...
+    @property
+    def catchable_seats(self) -> Set[int]: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def game_winner(self) -> int | None: ...
+
+    def is_playable(self, card: int) -> bool: ...
+
+
+def read_cards(codes: object, what: str) -> list[int]:
+    """Card codes to cards; :class:`PositionError` names ``what`` held a bad code."""
+    if not isinstance(codes, list | tuple):
+        raise PositionError(f"{what} must be a list of card codes")
+    try:
+        return [card_from_code(code) for code in codes]
+    except NotationError as error:
+        raise PositionError(f"{what}: {error}") from None
+
+
+def check_copies(cards: Sequence[int]) -> None:
+    """R1: refuse more copies of a card than the deck holds."""
+    counts = [0] * NUM_CARDS
+    for card in cards:
+        counts[card] += 1
+        if counts[card] > CARD_COPIES[card]:
+            raise PositionError(
+                f"R1: more than {CARD_COPIES[card]} {CARD_CODE[card]} "
+                f"(the deck has {CARD_COPIES[card]})"
+            )
