@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..engine import Event, Game, IllegalMoveError, Move, Rules
-from ..engine.cards import CARD_CODE, CARD_POINTS, COLORS, card_from_code
+from ..engine.cards import (
+    CARD_CODE,
+    CARD_COLOR,
+    CARD_POINTS,
+    CARD_RANK,
+    COLORS,
+    WILD,
+    card_from_code,
+)
+from ..engine.position import dump_position, dump_view
 from ..engine.rules import CUSTOM_RULES
 from ..engine.state import Pending
 from . import CORE, rules_tuple
@@ -175,11 +184,11 @@ class NativeGame:
 
     def position(self) -> dict[str, Any]:
         """The full position as a NOTATION JSON object (as ``Game.position``)."""
-        return _position(self._fields(), None)
+        return dump_position(_Export(self._fields(), self.rules))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The position as ``seat`` sees it (as ``Game.view``)."""
-        return _position(self._fields(), -1 if seat is None else seat)
+        return dump_view(_Export(self._fields(), self.rules), seat)
 
     # ----------------------------------------------------------------- moves
 
@@ -228,47 +237,40 @@ def _pending(data: tuple[int, ...]) -> Pending | None:
     return Pending(name)
 
 
-def _position(fields: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """NOTATION's position (``seat`` None) or a seat's view (-1: a spectator)."""
-    hands = [_codes(hand) for hand in fields["hands"]]
-    pending = _pending(fields["pending"])
-    winner, game_winner = fields["winner"], fields["game_winner"]
-    return {
-        "players": fields["players"],
-        "hands": hands if seat is None else [
-            hand if index == seat else len(hand) for index, hand in enumerate(hands)],
-        "draw_pile": _codes(reversed(fields["draw"])) if seat is None else len(fields["draw"]),
-        "discard_pile": _codes(reversed(fields["discard"])),
-        "color": COLORS[fields["color"]] if fields["color"] >= 0 else None,
-        "direction": fields["direction"],
-        "turn": fields["turn"],
-        "dealer": fields["dealer"],
-        "scores": fields["scores"],
-        "pending": _pending_view(pending, seat, fields["turn"]),
-        "uno": fields["uno"],
-        "catchable": fields["catchable"],
-        "winner": None if winner < 0 else winner,
-        "game_winner": None if game_winner < 0 else game_winner,
-    }
+class _Export:
+    """One export of a core state, read through the engine's ``GameState`` protocol (so
+    the engine's own functions write its positions and views)."""
 
+    def __init__(self, fields: dict[str, Any], rules: Rules) -> None:
+        self.players: int = fields["players"]
+        self.rules = rules
+        self.card_hands: list[list[int]] = fields["hands"]
+        self.draw_cards: list[int] = fields["draw"]
+        self.discard_cards: list[int] = fields["discard"]
+        self.color_index: int = fields["color"]
+        self.direction: int = fields["direction"]
+        self.turn: int = fields["turn"]
+        self.dealer: int = fields["dealer"]
+        self.scores: list[int] = fields["scores"]
+        self.pending = _pending(fields["pending"])
+        self.uno_seats = set(fields["uno"])
+        self.catchable_seats = set(fields["catchable"])
+        self.winner: int | None = None if fields["winner"] < 0 else fields["winner"]
+        self.game_winner: int | None = (None if fields["game_winner"] < 0
+                                        else fields["game_winner"])
 
-def _pending_view(pending: Pending | None, seat: int | None, turn: int) -> dict[str, Any] | None:
-    if pending is None:
-        return None
-    out: dict[str, Any] = {"kind": pending.kind}
-    if pending.kind == "challenge":
-        out["by"] = pending.by
-        out["color"] = COLORS[pending.color] if pending.color >= 0 else None
-        if seat is None or seat == pending.by:
-            out["guilty"] = pending.guilty
-        if pending.amount != 4:
-            out["amount"] = pending.amount
-    elif pending.kind == "drawn":
-        if seat is None or seat == turn:
-            out["card"] = CARD_CODE[pending.card]
-    elif pending.kind == "stack":
-        out["amount"] = pending.amount
-    return out
+    @property
+    def color(self) -> str | None:
+        return COLORS[self.color_index] if self.color_index >= 0 else None
+
+    @property
+    def top_card(self) -> str | None:
+        return CARD_CODE[self.discard_cards[-1]] if self.discard_cards else None
+
+    def is_playable(self, card: int) -> bool:
+        if card >= WILD or CARD_COLOR[card] == self.color_index:
+            return True
+        return bool(self.discard_cards) and CARD_RANK[card] == CARD_RANK[self.discard_cards[-1]]
 
 
 def _event(item: tuple[Any, ...], game: NativeGame) -> Event:
