@@ -69,9 +69,17 @@ def test_set_order_is_cpythons() -> None:
 @pytest.mark.parametrize("players", [2, 4, 10])
 def test_new_deals_the_engines_deal(players: int) -> None:
     """Same seed, same dealer and cards: CPython's generator seeded by "seed/count"."""
-    for seed in [0, 1, 2**40 + 3, 2**62, *range(10, 60)]:
+    for seed in [0, 1, 2**40 + 3, 2**62, -1, -(2**50), *range(10, 60)]:
         assert (new_game(players, Rules(), seed).position()
                 == Game.new(players, Rules(), seed).position())
+
+
+def test_rules_the_core_cannot_play_fall_back_silently() -> None:
+    rules = Rules(target_score=2_000_000_000)
+    assert rules_tuple(rules) is None
+    game = new_game(3, rules, seed=2)
+    assert type(game) is Game and game.position() == Game.new(3, rules, seed=2).position()
+    assert type(new_game(3, Rules(), seed=2**70)) is Game
 
 
 @needs_core

@@ -424,9 +424,9 @@ class HardBot(MediumBot):
                  rollout_plies: int = 40, search: bool = True) -> None:
         super().__init__(seed)
         self.use_search = search
-        self.budget = budget if budget is not None else (
-            NATIVE_BUDGET if native.available() else ENGINE_BUDGET)
-        """Moves simulated per decision (tree and rollouts): the deterministic budget."""
+        self.budget = budget
+        """Moves simulated per decision (tree and rollouts): the deterministic budget;
+        ``None``: NATIVE_BUDGET when the compiled core simulates, else ENGINE_BUDGET."""
         self.iterations = iterations
         self.time_limit = time_limit
         self.rollout_plies = rollout_plies
@@ -507,7 +507,8 @@ class HardBot(MediumBot):
         plies = self.rollout_plies
         widening = self.widening
         done = 0
-        steps_left = self.budget
+        steps_left = self.budget if self.budget is not None else (
+            NATIVE_BUDGET if simulator is _NativeSimulator else ENGINE_BUDGET)
         iterations = self.iterations if self.iterations is not None else 1 << 30
         while done < iterations and steps_left > 0:
             world = None

@@ -54,7 +54,7 @@ def available() -> bool:
 
 def rules_tuple(rules: Rules) -> tuple[int, ...] | None:
     """The rules as the core reads them, or ``None`` if the core cannot play them."""
-    if rules.custom_rule not in _CUSTOM_INDEX:
+    if rules.custom_rule not in _CUSTOM_INDEX or rules.target_score > 1_000_000_000:
         return None
     return (rules.hand_size, rules.target_score, int(rules.must_play_drawn),
             int(rules.stacking), int(rules.challenge), rules.uno_penalty,
@@ -73,7 +73,7 @@ def new_game(players: int, rules: Rules | None = None, seed: int = 0) -> Game | 
     from .game import NativeGame
 
     rules = rules if rules is not None else Rules()
-    if supports(rules) and 0 <= seed < 1 << 63:
+    if supports(rules) and -(1 << 63) <= seed < 1 << 63:
         return NativeGame.new(players, rules, seed)
     return Game.new(players, rules, seed)
 
