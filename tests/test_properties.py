@@ -46,6 +46,11 @@ from unogame.engine.events import DRAW_REASONS, EVENT_KIND
 from unogame.engine.moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO
 from unogame.engine.scenario import run_scenario
 
+# An example plays whole rounds: hypothesis's default 200 ms deadline per example would be
+# a timing test, and it fails on a loaded 2-core machine (CONTRIBUTING: no timed tests).
+settings.register_profile("whole_rounds", deadline=None)
+settings.load_profile("whole_rounds")
+
 ROOT = Path(__file__).resolve().parents[1]
 FULL_DECK = Counter(CARD_CODE[card] for card in full_deck())
 CARD_CODES = frozenset(CARD_CODE)

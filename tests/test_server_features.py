@@ -42,6 +42,9 @@ def test_pages_api_and_qr(server: ServerThread) -> None:
     meta = json.loads(get(server.url + "/api/meta")[2])
     assert "random" in meta["bot_levels"] and "discard_color" in meta["custom_rules"]
     assert meta["rules"]["target_score"] == 500
+    assert meta["seat_purpose"]["WS"] == meta["seat_purpose"]["G7"] == "swap"  # engine's
+    assert meta["seat_purpose"]["WC"] == "draw" and meta["event_kinds"]["draw"]["private"] == [
+        "cards"]
     th = json.loads(get(server.url + "/api/i18n/th")[2])
     assert th["common.color.R"] == "แดง"
     status, kind, body = get(server.url + "/api/qr.svg?data=http://192.168.1.5:8000/r/ABCDE")

@@ -53,7 +53,8 @@ def test_create_join_start_and_views(server: ServerThread) -> None:
         await host.request({"type": "start"}, "state")
         state = await bob.wait_for(lambda m: m["type"] == "state" and m["view"] is not None)
         hands = state["view"]["hands"]
-        assert isinstance(hands[2], list) and len(hands[2]) == 7
+        # 7 dealt; more if a Draw Two came first or a bot already made Bob draw (random deal)
+        assert isinstance(hands[2], list) and len(hands[2]) >= 7
         assert all(isinstance(hands[s], int) for s in (0, 1))
         assert isinstance(state["view"]["draw_pile"], int)
         # A late joiner cannot take a seat once the game runs, but may watch.

@@ -1,9 +1,12 @@
 """ruff and mypy --strict on the engine stay clean (DEVELOPERS.md, issue 2)."""
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+from unogame.engine import EVENT_KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -78,3 +81,20 @@ def test_engine_imports_only_the_standard_library() -> None:
                 assert module in sys.stdlib_module_names or module == "__future__", (
                     f"{path.name} imports {module}"
                 )
+
+
+def test_front_ends_show_every_event_kind_of_the_engine() -> None:
+    """EVENT_KINDS is the one list of event kinds: the web log (``case "KIND"`` in app.js)
+    and the terminal log (``kind == "KIND"`` in tui/) each have a line for every kind."""
+    kinds = {kind.name for kind in EVENT_KINDS}
+    script = (ROOT / "src" / "unogame" / "server" / "static" / "app.js").read_text("utf-8")
+    web = set(re.findall(r'case "(\w+)"', script))
+    assert kinds <= web, f"the web log has no line for {sorted(kinds - web)}"
+    tui: set[str] = set()
+    for path in (ROOT / "src" / "unogame" / "tui").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Compare) and isinstance(node.left, ast.Name)
+                    and node.left.id == "kind"):
+                tui.update(c.value for c in node.comparators
+                           if isinstance(c, ast.Constant) and isinstance(c.value, str))
+    assert kinds <= tui, f"the terminal log has no line for {sorted(kinds - tui)}"

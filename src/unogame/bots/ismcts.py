@@ -28,20 +28,18 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from .. import native
-from ..engine import Game, Move
+from ..engine import Game, Move, PlayArguments
 from ..engine.cards import (
     CARD_COLOR,
     CARD_POINTS,
     CARD_RANK,
     COLORS,
     DRAW_TWO,
+    NUM_CARDS,
     WILD,
-    WILD_CUSTOM,
     WILD_DRAW_FOUR,
-    WILD_SWAP,
 )
-from ..engine.moves import ACCEPT_MOVE, CATCH, COLOR, DRAW_MOVE, PLAY, UNO
-from ..engine.rules import CUSTOM_RULES_WITH_COLOR, CUSTOM_RULES_WITH_SEAT
+from ..engine.moves import ACCEPT_MOVE, CATCH, COLOR, DRAW_MOVE, PLAY, UNO, play_arguments_table
 from ..engine.state import Pending
 from ..native import game as native_game
 from .base import BOT_LEVELS
@@ -207,13 +205,15 @@ def rollout_move(game: Game, seat: int, moves: list[Move]) -> Move:
 
 _PLAIN: Final = [Move.make(PLAY, card) for card in range(WILD)]
 _WILD_PLAYS: Final = {card: [Move.make(PLAY, card, color) for color in range(4)]
-                      for card in (WILD, WILD_DRAW_FOUR, WILD_CUSTOM)}
+                      for card in range(WILD, NUM_CARDS)}
 _COLOR_CHOICES: Final = [Move.make(COLOR, color=color) for color in range(4)]
 
 
-def fast_rollout_move(game: Game, seat: int) -> Move:
+def fast_rollout_move(game: Game, seat: int,
+                      arguments: Sequence[PlayArguments] | None = None) -> Move:
     """The rollout policy of :func:`rollout_move`, computed from the hand without listing
-    every legal move (no ``uno`` suffix: nobody catches in a rollout)."""
+    every legal move (no ``uno`` suffix: nobody catches in a rollout). ``arguments``:
+    ``play_arguments_table`` of the game's rules, if the caller has it at hand."""
     pending = game.pending
     hand = game.card_hands[seat]
     counts = [0, 0, 0, 0, 0]
@@ -251,25 +251,18 @@ def fast_rollout_move(game: Game, seat: int) -> Move:
                     break
             if best < 0:
                 return DRAW_MOVE
-    return _play_move(game, seat, best, color)
+    return _play_move(game, seat, best, color,
+                      arguments[best] if arguments is not None else game.play_arguments(best))
 
 
-def _play_move(game: Game, seat: int, card: int, color: int) -> Move:
+def _play_move(game: Game, seat: int, card: int, color: int, arguments: PlayArguments) -> Move:
     """A legal way to play ``card``: in ``color`` if wild, with a target or argument when
     the card needs one (the smallest other hand; the colour held least to discard)."""
-    rules = game.rules
-    if card < WILD:
-        if rules.seven_zero and CARD_RANK[card] == 7:
-            return Move.make(PLAY, card, target=_smallest_other(game, seat))
-        return _PLAIN[card]
-    if card == WILD_SWAP:
-        return Move.make(PLAY, card, color, target=_smallest_other(game, seat))
-    if card == WILD_CUSTOM:
-        if rules.custom_rule in CUSTOM_RULES_WITH_SEAT:
-            return Move.make(PLAY, card, color, target=_smallest_other(game, seat))
-        if rules.custom_rule in CUSTOM_RULES_WITH_COLOR:
-            return Move.make(PLAY, card, color, arg=(color + 1) % 4)
-    return _WILD_PLAYS[card][color]
+    if arguments.simple:
+        return _PLAIN[card] if card < WILD else _WILD_PLAYS[card][color]
+    target = _smallest_other(game, seat) if arguments.seat is not None else -1
+    discard = (color + 1) % 4 if arguments.discard_color else -1
+    return Move.make(PLAY, card, color if arguments.color else -1, target, discard)
 
 
 def _smallest_other(game: Game, seat: int) -> int:
@@ -320,9 +313,10 @@ class _EngineSimulator:
     @staticmethod
     def rollout(game: Any, plies: int, sharpness: float) -> tuple[int, list[float]]:
         steps = 0
+        arguments = play_arguments_table(game.rules)
         while game.winner is None and steps < plies:
             mover = game.turn
-            game.push_unchecked(mover, fast_rollout_move(game, mover))
+            game.push_unchecked(mover, fast_rollout_move(game, mover, arguments))
             steps += 1
         if game.winner is not None:
             rewards = [0.0] * game.players

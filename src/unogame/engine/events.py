@@ -91,3 +91,14 @@ EVENT_KIND: Final[dict[str, EventKind]] = {kind.name: kind for kind in EVENT_KIN
 >>> EVENT_KIND["draw"].private
 ('cards',)
 """
+
+
+def event_kinds_json() -> dict[str, dict[str, Any]]:
+    """:data:`EVENT_KINDS` as JSON, by name (for front ends that get it over the wire).
+
+    >>> event_kinds_json()["catch"]["fields"]
+    ['seat', 'target']
+    """
+    return {kind.name: {"doc": kind.doc, "fields": list(kind.fields),
+                        "optional": list(kind.optional), "private": list(kind.private)}
+            for kind in EVENT_KINDS}

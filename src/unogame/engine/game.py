@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from .cards import (
@@ -60,6 +60,7 @@ from .moves import (
     UNO,
     UNO_MOVE,
     Move,
+    PlayArguments,
     play_arguments_table,
 )
 from .position import LoadedPosition, dump_position, dump_view, load_position, load_view
@@ -137,6 +138,36 @@ class Game:
     the same game.
     """
 
+    __slots__ = (
+        "_arguments",
+        "_finished_rounds",
+        "_history",
+        "_origin",
+        "_round_start",
+        "_shapes",
+        "_start",
+        "_start_events",
+        "_undo",
+        "card_hands",
+        "catchable_seats",
+        "color_index",
+        "dealer",
+        "dealer_draws",
+        "direction",
+        "discard_cards",
+        "draw_cards",
+        "game_winner",
+        "pending",
+        "players",
+        "rules",
+        "scores",
+        "seed",
+        "shuffles",
+        "turn",
+        "uno_seats",
+        "winner",
+    )
+
     def __init__(self, players: int, rules: Rules | None = None, seed: int = 0) -> None:
         if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise PositionError(f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS} (R1.3)")
@@ -145,18 +176,28 @@ class Game:
         self._arguments = play_arguments_table(self.rules)
         self.seed: int = seed
         self.players: int = players
-        self._shuffles = 0
-        self._hands: list[list[int]] = [[] for _ in range(players)]
-        self._draw: list[int] = []  # top card last
-        self._discard: list[int] = []  # top card last
-        self._color = -1
+        # The state as ints (cards of ``unogame.engine.cards``, piles with their top card
+        # last), public for search and compiled cores to read without copying, as
+        # python-chess's board attributes: read them; change the game only by its moves.
+        self.shuffles: int = 0
+        """How many shuffles the game has made: with ``seed`` it fixes the next one (D14)."""
+        self.card_hands: list[list[int]] = [[] for _ in range(players)]
+        """Every hand as card ints, by seat."""
+        self.draw_cards: list[int] = []
+        """The draw pile as card ints, top card last."""
+        self.discard_cards: list[int] = []
+        """The discard pile as card ints, top card last."""
+        self.color_index: int = -1
+        """The colour to match as an index into ``COLORS`` (-1: not chosen yet)."""
         self.direction: int = 1
         self.turn: int = 0
         self.dealer: int = players - 1
         self.scores: list[int] = [0] * players
         self.pending: Pending | None = None
-        self._uno: set[int] = set()
-        self._catchable: set[int] = set()
+        self.uno_seats: set[int] = set()
+        """The seats in ``uno``."""
+        self.catchable_seats: set[int] = set()
+        """The seats in ``catchable``."""
         self.winner: int | None = None
         self.game_winner: int | None = None
         self._round_start: _Snapshot | None = None
@@ -257,17 +298,17 @@ class Game:
     @classmethod
     def _loaded(cls, loaded: LoadedPosition, rules: Rules | None, seed: int) -> Game:
         game = cls(loaded.players, rules, seed)
-        game._hands = loaded.hands
-        game._draw = loaded.draw
-        game._discard = loaded.discard
-        game._color = loaded.color
+        game.card_hands = loaded.hands
+        game.draw_cards = loaded.draw
+        game.discard_cards = loaded.discard
+        game.color_index = loaded.color
         game.direction = loaded.direction
         game.turn = loaded.turn
         game.dealer = loaded.dealer
         game.scores = loaded.scores
         game.pending = loaded.pending
-        game._uno = loaded.uno
-        game._catchable = loaded.catchable
+        game.uno_seats = loaded.uno
+        game.catchable_seats = loaded.catchable
         game.winner = loaded.winner
         game.game_winner = loaded.game_winner
         game._round_start = game._origin = game._snapshot()
@@ -288,14 +329,14 @@ class Game:
         >>> world.hand_sizes(), world.draw_pile_size, template.hand_sizes()
         ([7, 7], 2, [7, 0])
         """
-        game = self._clone()
+        game = self._clone(False)
         for seat, hand in hands.items():
-            game._hands[seat] = list(hand)
-        game._draw = list(draw_cards)
+            game.card_hands[seat] = list(hand)
+        game.draw_cards = list(draw_cards)
         game.seed = seed
         pending = game.pending
         if pending is not None and pending.kind == CHALLENGE_PENDING and pending.by in hands:
-            by_hand = game._hands[pending.by]
+            by_hand = game.card_hands[pending.by]
             guilty = any(CARD_COLOR[card] == pending.color for card in by_hand)
             if guilty != pending.guilty:
                 game.pending = Pending(CHALLENGE_PENDING, by=pending.by, color=pending.color,
@@ -308,77 +349,39 @@ class Game:
     @property
     def hands(self) -> list[list[str]]:
         """Every hand as card codes, by seat."""
-        return [[CARD_CODE[card] for card in hand] for hand in self._hands]
+        return [[CARD_CODE[card] for card in hand] for hand in self.card_hands]
 
     def hand(self, seat: int) -> list[str]:
         """One seat's hand as card codes."""
-        return [CARD_CODE[card] for card in self._hands[seat]]
+        return [CARD_CODE[card] for card in self.card_hands[seat]]
 
     def hand_sizes(self) -> list[int]:
         """How many cards each seat holds."""
-        return [len(hand) for hand in self._hands]
+        return [len(hand) for hand in self.card_hands]
 
     @property
     def color(self) -> str | None:
         """The colour to match (``None`` while a first wild's colour is not chosen)."""
-        return COLORS[self._color] if self._color >= 0 else None
+        return COLORS[self.color_index] if self.color_index >= 0 else None
 
     @property
     def top_card(self) -> str | None:
         """The top card of the discard pile."""
-        return CARD_CODE[self._discard[-1]] if self._discard else None
+        return CARD_CODE[self.discard_cards[-1]] if self.discard_cards else None
 
     @property
     def draw_pile_size(self) -> int:
-        return len(self._draw)
+        return len(self.draw_cards)
 
     @property
     def uno(self) -> list[int]:
         """Seats that have said UNO for their last card (sorted)."""
-        return sorted(self._uno)
+        return sorted(self.uno_seats)
 
     @property
     def catchable(self) -> list[int]:
         """Seats that may still be caught without having said UNO (sorted, R6.2)."""
-        return sorted(self._catchable)
-
-    # The state as ints, read-only and without copying (for search and compiled cores):
-    # cards are ints of ``unogame.engine.cards``, piles have their top card last.
-
-    @property
-    def card_hands(self) -> Sequence[Sequence[int]]:
-        """Every hand as card ints, by seat (the game's own lists: do not change them)."""
-        return self._hands
-
-    @property
-    def draw_cards(self) -> Sequence[int]:
-        """The draw pile as card ints, top card last."""
-        return self._draw
-
-    @property
-    def discard_cards(self) -> Sequence[int]:
-        """The discard pile as card ints, top card last."""
-        return self._discard
-
-    @property
-    def color_index(self) -> int:
-        """The colour to match as an index into ``COLORS`` (``-1``: not chosen yet)."""
-        return self._color
-
-    @property
-    def uno_seats(self) -> Set[int]:
-        """The seats in ``uno``, as a set."""
-        return self._uno
-
-    @property
-    def catchable_seats(self) -> Set[int]:
-        """The seats in ``catchable``, as a set."""
-        return self._catchable
-
-    @property
-    def shuffles(self) -> int:
-        """How many shuffles the game has made: with ``seed`` it fixes the next one (D14)."""
-        return self._shuffles
+        return sorted(self.catchable_seats)
 
     @property
     def ply(self) -> int:
@@ -397,6 +400,14 @@ class Game:
     def history(self) -> list[tuple[int, Move]]:
         """The moves of the current round, as (seat, move)."""
         return list(self._history)
+
+    def play_arguments(self, card: int) -> PlayArguments:
+        """:func:`~unogame.engine.moves.play_arguments` of ``card`` under this game's rules.
+
+        >>> Game(2, Rules(seven_zero=True)).play_arguments(7).seat
+        'swap'
+        """
+        return self._arguments[card]
 
     def start_events(self) -> list[Event]:
         """The events of the current round's start: ``deal`` (dealer, top card, the seat to
@@ -428,46 +439,47 @@ class Game:
         >>> twin.pop() == game.history[-1], twin.record()["rounds"] == [[]]
         (True, True)
         """
-        other = self._clone()
-        other._history = self._history[:]
-        other._undo = self._undo[:]
-        other._finished_rounds = self._finished_rounds[:]
-        other._start = self._start
-        other._origin = self._origin
-        other._round_start = self._round_start
-        other._start_events = self._start_events
-        return other
+        return self._clone(True)
 
-    def _clone(self) -> Game:
-        """The position, rules and seed in a new game; history and records empty."""
+    def _clone(self, history: bool) -> Game:
+        """The position, rules and seed in a new game, with the records (``history``) or
+        with none (a new start)."""
         other = Game.__new__(Game)
         other.rules = self.rules
         other._shapes = self._shapes
         other._arguments = self._arguments
         other.seed = self.seed
         other.players = self.players
-        other._shuffles = self._shuffles
-        other._hands = [hand[:] for hand in self._hands]
-        other._draw = self._draw[:]
-        other._discard = self._discard[:]
-        other._color = self._color
+        other.shuffles = self.shuffles
+        other.card_hands = [hand[:] for hand in self.card_hands]
+        other.draw_cards = self.draw_cards[:]
+        other.discard_cards = self.discard_cards[:]
+        other.color_index = self.color_index
         other.direction = self.direction
         other.turn = self.turn
         other.dealer = self.dealer
         other.scores = self.scores[:]
         other.pending = self.pending
-        other._uno = set(self._uno)
-        other._catchable = set(self._catchable)
+        other.uno_seats = set(self.uno_seats)
+        other.catchable_seats = set(self.catchable_seats)
         other.winner = self.winner
         other.game_winner = self.game_winner
-        other._round_start = None
-        other._origin = None
-        other._start_events = []
-        other._history = []
-        other._undo = []
-        other._finished_rounds = []
-        other._start = None
         other.dealer_draws = self.dealer_draws
+        if history:
+            other._round_start = self._round_start
+            other._origin = self._origin
+            other._start_events = self._start_events
+            other._history = self._history[:]
+            other._undo = self._undo[:]
+            other._finished_rounds = self._finished_rounds[:]
+            other._start = self._start
+        else:
+            other._round_start = other._origin = None
+            other._start_events = []
+            other._history = []
+            other._undo = []
+            other._finished_rounds = []
+            other._start = None
         return other
 
     # ----------------------------------------------------------------- legal moves
@@ -476,9 +488,9 @@ class Game:
         """Whether a card matches the colour to match or the top card (R4.2, R5.5)."""
         if card >= WILD:
             return True
-        if CARD_COLOR[card] == self._color:
+        if CARD_COLOR[card] == self.color_index:
             return True
-        return bool(self._discard) and CARD_RANK[card] == CARD_RANK[self._discard[-1]]
+        return bool(self.discard_cards) and CARD_RANK[card] == CARD_RANK[self.discard_cards[-1]]
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         """Every move ``seat`` may make now (default: the player to act).
@@ -491,32 +503,32 @@ class Game:
         if self.winner is not None or not 0 <= seat < self.players:
             return []
         moves: list[Move] = []
-        hand = self._hands[seat]
+        hand = self.card_hands[seat]
         pending = self.pending
         if seat == self.turn:
             self._turn_moves(seat, moves)
-        elif pending is None and self.rules.jump_in and self._discard:
-            top = self._discard[-1]
+        elif pending is None and self.rules.jump_in and self.discard_cards:
+            top = self.discard_cards[-1]
             if top < WILD and top in hand:
                 self._play_variants(seat, top, moves)
         size = len(hand)
-        if size <= 2 and seat not in self._uno and (size == 1 or (
+        if size <= 2 and seat not in self.uno_seats and (size == 1 or (
             seat == self.turn
             and (pending is None or pending.kind not in (CHALLENGE_PENDING, STACK_PENDING))
         )):
             moves.append(UNO_MOVE)
-        if self._catchable:
-            for target in self._catchable:
+        if self.catchable_seats:
+            for target in self.catchable_seats:
                 if target != seat:
                     moves.append(_CATCH_MOVES[target])
         return moves
 
     def _turn_moves(self, seat: int, moves: list[Move]) -> None:
-        hand = self._hands[seat]
+        hand = self.card_hands[seat]
         pending = self.pending
         if pending is None:
-            color = self._color
-            top_rank = CARD_RANK[self._discard[-1]] if self._discard else -1
+            color = self.color_index
+            top_rank = CARD_RANK[self.discard_cards[-1]] if self.discard_cards else -1
             two = len(hand) == 2
             shapes = self._shapes
             for card in set(hand):
@@ -545,7 +557,7 @@ class Game:
         elif pending.kind == COLOR_PENDING:
             moves.extend(_COLOR_MOVES)
         else:  # a stack of Draw Twos or (without challenge) Wild Draw Fours
-            top = self._discard[-1]
+            top = self.discard_cards[-1]
             for card in set(hand):
                 if card == top or (top < WILD and CARD_RANK[card] == DRAW_TWO):
                     self._play_variants(seat, card, moves)
@@ -554,7 +566,7 @@ class Game:
     def _play_variants(self, seat: int, card: int, moves: list[Move]) -> None:
         """Every way to play ``card``: colours, seats, arguments and the ``uno`` suffix (D3)."""
         arguments = self._arguments[card]
-        hands = self._hands
+        hands = self.card_hands
         hand = hands[seat]
         size = len(hand)
         if arguments.simple:  # the common case: the move objects are ready
@@ -640,7 +652,9 @@ class Game:
             self._restore(undo.pop()[1])
             return last
         start = self._round_start
-        assert start is not None  # every game with a history has its round's start
+        if start is None:  # only a game built with Game(...) itself, never dealt
+            self._history.append(last)
+            raise IndexError("this game was never dealt: its moves cannot be taken back")
         self._restore(start)
         for seat, move in self._history:
             self._apply(seat, move, None)
@@ -672,7 +686,8 @@ class Game:
         start = self._start
         if start is None:
             origin = self._origin
-            assert origin is not None
+            if origin is None:
+                raise ValueError("this game was never dealt nor set up: it has no record")
             start = {"state": dump_position(self._clone_at(origin))}
         rounds = [*self._finished_rounds, self._history]
         return {
@@ -694,15 +709,15 @@ class Game:
         # _pass_hands); a seat that said UNO with two leaves when its turn ends without a
         # play (pass, a draw that brings nothing) or when a jump-in takes the turn (_play).
         kind = move.kind
-        if kind in TURN_KINDS and self._catchable:
-            self._catchable.clear()  # D1: the player to act starts (or goes on with) a turn
+        if kind in TURN_KINDS and self.catchable_seats:
+            self.catchable_seats.clear()  # D1: the player to act starts (or goes on with) a turn
         if kind == PLAY:
             self._play(seat, move, events)
         elif kind == DRAW:
             self._draw_move(seat, events)
         elif kind == PASS:
             self.pending = None
-            self._uno.discard(seat)  # it holds the card it drew and at least one more
+            self.uno_seats.discard(seat)  # it holds the card it drew and at least one more
             if events is not None:
                 events.append(Event("pass", {"seat": seat}))
             self._advance(1)
@@ -718,38 +733,38 @@ class Game:
             self._skip_to_next(seat, events)
         elif kind == COLOR:
             self.pending = None
-            self._color = move.color
+            self.color_index = move.color
             if events is not None:
                 events.append(Event("color", {"seat": seat, "color": COLORS[move.color]}))
         elif kind == UNO:
-            self._uno.add(seat)
-            self._catchable.discard(seat)
+            self.uno_seats.add(seat)
+            self.catchable_seats.discard(seat)
             if events is not None:
                 events.append(Event("uno", {"seat": seat}))
         else:  # CATCH
             target = move.target
-            self._catchable.discard(target)
+            self.catchable_seats.discard(target)
             if events is not None:
                 events.append(Event("catch", {"seat": seat, "target": target}))
             self._give(target, self.rules.uno_penalty, events, "uno_penalty")
 
     def _play(self, seat: int, move: Move, events: list[Event] | None) -> None:
         card = move.card
-        hand = self._hands[seat]
+        hand = self.card_hands[seat]
         pending = self.pending
         stacked = pending.amount if pending is not None and pending.kind != DRAWN_PENDING else 0
         jump_in = seat != self.turn
-        if jump_in and len(self._hands[self.turn]) > 1:
-            self._uno.discard(self.turn)
+        if jump_in and len(self.card_hands[self.turn]) > 1:
+            self.uno_seats.discard(self.turn)
         self.turn = seat
         hand.remove(card)
-        old_color = self._color
-        self._discard.append(card)
-        self._color = CARD_COLOR[card] if card < WILD else move.color
+        old_color = self.color_index
+        self.discard_cards.append(card)
+        self.color_index = CARD_COLOR[card] if card < WILD else move.color
         self.pending = None
         if events is not None:
             public: dict[str, Any] = {"seat": seat, "card": CARD_CODE[card], "move": move.text,
-                                      "color": COLORS[self._color]}
+                                      "color": COLORS[self.color_index]}
             if jump_in:
                 public["jump_in"] = True
             events.append(Event("play", public))
@@ -808,10 +823,10 @@ class Game:
         else:  # WILD
             self.turn = (seat + direction) % players
         if move.uno:
-            self._uno.add(seat)
+            self.uno_seats.add(seat)
         for changed_seat in changed:
-            if len(self._hands[changed_seat]) == 1 and changed_seat not in self._uno:
-                self._catchable.add(changed_seat)
+            if len(self.card_hands[changed_seat]) == 1 and changed_seat not in self.uno_seats:
+                self.catchable_seats.add(changed_seat)
 
     def _custom(self, seat: int, move: Move, events: list[Event] | None) -> tuple[int, ...]:
         """The Wild Customizable's rule (R5.7, DECISIONS.md catalogue)."""
@@ -838,17 +853,17 @@ class Game:
         elif rule == "play_again":
             self.turn = seat
         elif rule == "discard_color":
-            hand = self._hands[seat]
+            hand = self.card_hands[seat]
             discarded = [card for card in hand if CARD_COLOR[card] == move.arg]
             if discarded:
-                self._hands[seat] = [card for card in hand if CARD_COLOR[card] != move.arg]
-                top = self._discard.pop()
-                self._discard.extend(discarded)
-                self._discard.append(top)
+                self.card_hands[seat] = [card for card in hand if CARD_COLOR[card] != move.arg]
+                top = self.discard_cards.pop()
+                self.discard_cards.extend(discarded)
+                self.discard_cards.append(top)
             if events is not None:
                 events.append(Event("discard", {"seat": seat,
                                                 "cards": [CARD_CODE[c] for c in discarded]}))
-            if not self._hands[seat]:
+            if not self.card_hands[seat]:
                 self._end_round(seat, WILD_CUSTOM, 0, events)
                 return ()
             self.turn = following
@@ -879,16 +894,16 @@ class Game:
             if not self.rules.draw_until_playable or self.is_playable(card):
                 break
         if drawn:
-            self._hands[seat].extend(drawn)
-            self._uno.discard(seat)
+            self.card_hands[seat].extend(drawn)
+            self.uno_seats.discard(seat)
         if events is not None:
             events.append(Event("draw", {"seat": seat, "count": len(drawn), "reason": "turn"},
                                 {seat: {"cards": [CARD_CODE[c] for c in drawn]}}))
         if drawn and self.is_playable(drawn[-1]):
             self.pending = Pending(DRAWN_PENDING, card=drawn[-1])
         else:
-            if not drawn and len(self._hands[seat]) > 1:
-                self._uno.discard(seat)
+            if not drawn and len(self.card_hands[seat]) > 1:
+                self.uno_seats.discard(seat)
             self._advance(1)  # R4.4 / R4.5: nothing playable drawn, the turn ends
 
     def _challenge(self, seat: int, events: list[Event] | None) -> None:
@@ -899,7 +914,7 @@ class Game:
         if events is not None:
             events.append(Event(
                 "challenge", {"seat": seat, "by": by, "guilty": pending.guilty},
-                {seat: {"hand": [CARD_CODE[c] for c in self._hands[by]]}},
+                {seat: {"hand": [CARD_CODE[c] for c in self.card_hands[by]]}},
             ))
         if pending.guilty:  # R5.4: the challenged player draws, the challenger plays on
             self._give(by, pending.amount, events, "challenge")
@@ -911,13 +926,13 @@ class Game:
         """R7: the round is won at once; R7.2 draws; R7.3 scoring; R3.2 the match."""
         self.winner = seat
         self.pending = None
-        self._catchable.clear()
+        self.catchable_seats.clear()
         victim = (seat + self.direction) % self.players
         if card < WILD and CARD_RANK[card] == DRAW_TWO:
             self._give(victim, stacked + 2, events, "draw_two")
         elif card == WILD_DRAW_FOUR:
             self._give(victim, stacked + 4, events, "wild_draw_four")
-        points = [sum(CARD_POINTS[c] for c in hand) for hand in self._hands]
+        points = [sum(CARD_POINTS[c] for c in hand) for hand in self.card_hands]
         self.scores[seat] += sum(points)
         if self.scores[seat] >= self.rules.target_score:
             self.game_winner = seat
@@ -937,37 +952,37 @@ class Game:
         self.turn = (skipped + self.direction) % self.players
 
     def _swap(self, seat: int, target: int, events: list[Event] | None) -> None:
-        hands = self._hands
+        hands = self.card_hands
         hands[seat], hands[target] = hands[target], hands[seat]
-        self._uno.discard(seat)  # D4: a replaced hand needs UNO said again
-        self._uno.discard(target)
+        self.uno_seats.discard(seat)  # D4: a replaced hand needs UNO said again
+        self.uno_seats.discard(target)
         if events is not None:
             events.append(Event("swap", {"seats": [seat, target]}))
 
     def _pass_hands(self, events: list[Event] | None) -> None:
         """Every hand moves to the next seat in the direction of play."""
         players = self.players
-        old = self._hands
+        old = self.card_hands
         new: list[list[int]] = [[] for _ in range(players)]
         for seat in range(players):
             new[(seat + self.direction) % players] = old[seat]
-        self._hands = new
-        self._uno.clear()
+        self.card_hands = new
+        self.uno_seats.clear()
         if events is not None:
             events.append(Event("pass_hands", {"direction": self.direction}))
 
     def _take_card(self, events: list[Event] | None) -> int:
         """The top card of the draw pile, reshuffling the discard pile if needed (R4.5)."""
-        if not self._draw:
-            if len(self._discard) <= 1:
+        if not self.draw_cards:
+            if len(self.discard_cards) <= 1:
                 return -1
-            top = self._discard.pop()
-            self._draw = self._discard
-            self._discard = [top]
-            self._shuffle(self._draw)
+            top = self.discard_cards.pop()
+            self.draw_cards = self.discard_cards
+            self.discard_cards = [top]
+            self._shuffle(self.draw_cards)
             if events is not None:
-                events.append(Event("reshuffle", {"count": len(self._draw)}))
-        return self._draw.pop()
+                events.append(Event("reshuffle", {"count": len(self.draw_cards)}))
+        return self.draw_cards.pop()
 
     def _give(self, seat: int, count: int, events: list[Event] | None, reason: str) -> None:
         """``seat`` draws ``count`` cards, or as many as there are (R4.5)."""
@@ -978,9 +993,9 @@ class Game:
                 break
             drawn.append(card)
         if drawn:
-            self._hands[seat].extend(drawn)
-            self._uno.discard(seat)
-            self._catchable.discard(seat)
+            self.card_hands[seat].extend(drawn)
+            self.uno_seats.discard(seat)
+            self.catchable_seats.discard(seat)
         if events is not None:
             events.append(Event("draw", {"seat": seat, "count": len(drawn), "reason": reason},
                                 {seat: {"cards": [CARD_CODE[c] for c in drawn]}}))
@@ -988,8 +1003,8 @@ class Game:
     def _next_rng(self) -> random.Random:
         """A generator seeded from the game seed and the shuffle count (D14): a game's
         chance depends only on its seed and its moves, and copies need no RNG state."""
-        rng = random.Random(f"{self.seed}/{self._shuffles}")
-        self._shuffles += 1
+        rng = random.Random(f"{self.seed}/{self.shuffles}")
+        self.shuffles += 1
         return rng
 
     def _shuffle(self, cards: list[int]) -> None:
@@ -1001,32 +1016,32 @@ class Game:
         """Deal ``deck`` (top first) from the dealer's left, turn the first card (R2, R5.x)."""
         players = self.players
         dealer = self.dealer
-        self._hands = [[] for _ in range(players)]
+        self.card_hands = [[] for _ in range(players)]
         index = 0
         for _ in range(self.rules.hand_size):
             for step in range(1, players + 1):
-                self._hands[(dealer + step) % players].append(deck[index])
+                self.card_hands[(dealer + step) % players].append(deck[index])
                 index += 1
         rest = deck[index:]
         rest.reverse()  # top card last
-        self._draw = rest
-        self._discard = []
-        self._uno = set()
-        self._catchable = set()
+        self.draw_cards = rest
+        self.discard_cards = []
+        self.uno_seats = set()
+        self.catchable_seats = set()
         self.winner = None
         self.pending = None
         self.direction = 1
-        first = self._draw.pop()
+        first = self.draw_cards.pop()
         while first == WILD_DRAW_FOUR:  # R5.4: back into the deck, reshuffle, turn again
-            if all(card == WILD_DRAW_FOUR for card in self._draw):
+            if all(card == WILD_DRAW_FOUR for card in self.draw_cards):
                 raise PositionError("R5.4: the deck holds only Wild Draw Fours to turn up")
-            self._draw.append(first)
-            self._shuffle(self._draw)
-            first = self._draw.pop()
-        self._discard.append(first)
+            self.draw_cards.append(first)
+            self._shuffle(self.draw_cards)
+            first = self.draw_cards.pop()
+        self.discard_cards.append(first)
         left = (dealer + 1) % players
         self.turn = left
-        self._color = CARD_COLOR[first] if first < WILD else -1
+        self.color_index = CARD_COLOR[first] if first < WILD else -1
         effects: list[Event] = []
         if first >= WILD:  # R5.8: the first player chooses the colour, nothing else happens
             self.pending = Pending(COLOR_PENDING)
@@ -1049,30 +1064,30 @@ class Game:
 
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(
-            self._shuffles, tuple(map(tuple, self._hands)), tuple(self._draw),
-            tuple(self._discard), self._color, self.direction, self.turn, self.dealer,
-            tuple(self.scores), self.pending, frozenset(self._uno),
-            frozenset(self._catchable), self.winner, self.game_winner,
+            self.shuffles, tuple(map(tuple, self.card_hands)), tuple(self.draw_cards),
+            tuple(self.discard_cards), self.color_index, self.direction, self.turn, self.dealer,
+            tuple(self.scores), self.pending, frozenset(self.uno_seats),
+            frozenset(self.catchable_seats), self.winner, self.game_winner,
         )
 
     def _restore(self, snap: _Snapshot) -> None:
-        self._shuffles = snap.shuffles
-        self._hands = [list(hand) for hand in snap.hands]
-        self._draw = list(snap.draw)
-        self._discard = list(snap.discard)
-        self._color = snap.color
+        self.shuffles = snap.shuffles
+        self.card_hands = [list(hand) for hand in snap.hands]
+        self.draw_cards = list(snap.draw)
+        self.discard_cards = list(snap.discard)
+        self.color_index = snap.color
         self.direction = snap.direction
         self.turn = snap.turn
         self.dealer = snap.dealer
         self.scores = list(snap.scores)
         self.pending = snap.pending
-        self._uno = set(snap.uno)
-        self._catchable = set(snap.catchable)
+        self.uno_seats = set(snap.uno)
+        self.catchable_seats = set(snap.catchable)
         self.winner = snap.winner
         self.game_winner = snap.game_winner
 
     def _clone_at(self, snap: _Snapshot) -> Game:
-        other = self._clone()
+        other = self._clone(False)
         other._restore(snap)
         return other
 

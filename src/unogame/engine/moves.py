@@ -17,7 +17,7 @@ unogame.engine.cards.NotationError: 'play W': a wild card needs its colour (play
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Final, Literal
 
 from .cards import (
@@ -232,11 +232,12 @@ class PlayArguments:
     """A second colour, the one to discard (``discard_color``: ``play WC G R``)."""
     passes_hands: bool
     """No argument, but every hand moves on (``seven_zero`` 0, ``pass_hands``)."""
+    simple: bool = field(init=False, repr=False, compare=False)
+    """No seat, no discard colour, no passing of hands: a colour at most (the hot case)."""
 
-    @property
-    def simple(self) -> bool:
-        """No seat, no discard colour, no passing of hands: a colour at most."""
-        return self.seat is None and not self.discard_color and not self.passes_hands
+    def __post_init__(self) -> None:
+        simple = self.seat is None and not self.discard_color and not self.passes_hands
+        object.__setattr__(self, "simple", simple)
 
     def to_dict(self) -> dict[str, object]:
         """The arguments as JSON (for front ends)."""

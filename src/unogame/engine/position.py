@@ -121,15 +121,10 @@ class LoadedPosition:
 
 def load_position(data: Any) -> LoadedPosition:
     """Read and check a NOTATION position; :class:`PositionError` names what is wrong."""
-    if not isinstance(data, dict):
-        raise PositionError("a position must be a JSON object")
+    players = _players(_required(data, "position"))
     unknown = [key for key in data if key not in FIELDS]
     if unknown:
         raise PositionError(f"unknown position field {unknown[0]!r}")
-    for key in ("players", "hands", "draw_pile", "discard_pile"):
-        if key not in data:
-            raise PositionError(f"the position has no {key!r}")
-    players = _players(data["players"])
     hands_data = data["hands"]
     if not isinstance(hands_data, list) or len(hands_data) != players:
         raise PositionError(f"'hands' must be a list of {players} hands")
@@ -146,12 +141,7 @@ def load_view(view: Any, hands: Mapping[int, Sequence[str]] | None = None,
     whose hand the view only counts, ``draw_pile`` top card first. Hidden cards left out
     stay out (an empty hand, an empty draw pile): such a game only holds the public state.
     When given, each must have the size the view shows; every card is checked (R1)."""
-    if not isinstance(view, dict):
-        raise PositionError("a view must be a JSON object")
-    for key in ("players", "hands", "draw_pile", "discard_pile"):
-        if key not in view:
-            raise PositionError(f"the view has no {key!r}")
-    players = _players(view["players"])
+    players = _players(_required(view, "view"))
     shown = view["hands"]
     if not isinstance(shown, list) or len(shown) != players:
         raise PositionError(f"'hands' must be a list of {players} hands or counts")
@@ -183,6 +173,16 @@ def load_view(view: Any, hands: Mapping[int, Sequence[str]] | None = None,
     check_copies([card for hand in cards for card in hand] + draw + discard)
     data = {key: value for key, value in view.items() if key in FIELDS}
     return _load_rest(data, players, cards, draw, discard, hidden_hands=True)
+
+
+def _required(data: Any, what: str) -> Any:
+    """Check that ``data`` is an object with the fields every position has; its players."""
+    if not isinstance(data, dict):
+        raise PositionError(f"a {what} must be a JSON object")
+    for key in ("players", "hands", "draw_pile", "discard_pile"):
+        if key not in data:
+            raise PositionError(f"the {what} has no {key!r}")
+    return data["players"]
 
 
 def _players(players: Any) -> int:

@@ -24,7 +24,9 @@ from typing import Any, Final
 from ..bots.base import BOT_LEVELS, Bot, make_bot
 from ..engine import CUSTOM_RULES, Event, Game, IllegalMoveError, Move, NotationError, Rules
 from ..engine.errors import RulesError
+from ..engine.events import event_kinds_json
 from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
+from ..engine.moves import SEAT_PURPOSE
 from .hub import Hub
 from .storage import ROUND_BOUNDARY, Storage
 
@@ -705,4 +707,5 @@ def meta() -> dict[str, Any]:
 
     return {"bot_levels": list(BOT_LEVELS), "default_bot_level": default_bot_level(),
             "custom_rules": list(CUSTOM_RULES), "rules": asdict(Rules()),
-            "min_seats": MIN_PLAYERS, "max_seats": MAX_PLAYERS}
+            "min_seats": MIN_PLAYERS, "max_seats": MAX_PLAYERS,
+            "seat_purpose": SEAT_PURPOSE, "event_kinds": event_kinds_json()}

@@ -30,6 +30,7 @@ from textual.widgets.option_list import Option
 
 from ..bots import BOT_LEVELS
 from ..engine import CUSTOM_RULES, Game, IllegalMoveError, Move, Rules, RulesError
+from ..engine import moves as engine_moves
 from ..engine.moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO
 from ..i18n import LANGUAGES, translate
 from .cards import COLOR_SYMBOLS, card_label, card_text, color_text, sort_key
@@ -652,8 +653,8 @@ class GameScreen(Screen[None]):
         targets = sorted({m.target for m in plays})
         if len(targets) > 1:
             code = plays[0].card_code or ""
-            title = app.t("tui.choice.swap" if code == "WS" or code.endswith("7")
-                          else "tui.choice.seat")
+            swap = engine_moves.SEAT_PURPOSE.get(code) == engine_moves.SWAP_SEAT
+            title = app.t("tui.choice.swap" if swap else "tui.choice.seat")
             self._ask(title, self._seat_options(targets),
                       lambda s: self._narrow([m for m in plays if m.target == int(s)]))
             return

@@ -586,7 +586,7 @@ function dialogView(dialog, legal) {
         return `<button class="seat-choice" data-pick="target:${seat}">${esc(seatName(seat))}
           <span class="muted">${t("web.cards_n", { count: Array.isArray(count) ? count.length : count })}</span></button>`;
       }).join("");
-      const key = dialog.card === "WS" || /^[RYGB]7$/.test(dialog.card) ? "web.choose_swap" : "web.choose_player";
+      const key = S.meta?.seat_purpose?.[dialog.card] === "swap" ? "web.choose_swap" : "web.choose_player";
       return dialogShell(t(key), `<div class="seat-grid">${buttons}</div>`);
     }
   }
