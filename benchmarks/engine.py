@@ -26,8 +26,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import random
+import sys
 import time
 from collections.abc import Callable
 
@@ -126,7 +126,8 @@ def main() -> None:
     parser.add_argument("--players", default="2,4,10")
     parser.add_argument("--vs-rlcard", action="store_true")
     parser.add_argument("--native", action="store_true", help="also the compiled core")
-    parser.add_argument("--rules", default=None, help="rule options as JSON (default: the standard rules)")
+    parser.add_argument("--rules", default=None,
+                        help="rule options as JSON (default: the standard rules)")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core for all
