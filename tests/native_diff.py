@@ -21,13 +21,15 @@ from unogame.native import new_game, supports
 from unogame.native.game import NativeGame
 
 
-def composed_rule(rng: random.Random, players: int, two_player_reverse_skips: bool) -> CustomRule:
-    """A random rule a family could write: up to four steps, each kept if the rule stays valid."""
+def composed_rule(rng: random.Random, players: int, two_player_reverse_skips: bool,
+                  most: int = 3) -> CustomRule:
+    """A random rule a family could write: up to four steps, each kept if the rule stays
+    valid; ``most``: the largest count a step takes."""
     steps: list[Step] = []
     for _ in range(rng.randint(0, 4)):
         what = rng.choice(WHAT)
         low, high = COUNT_RANGE.get(what, (1, 1))
-        step = Step(rng.choice(ALLOWED_WHO[what]), what, rng.randint(low, min(high, 3)))
+        step = Step(rng.choice(ALLOWED_WHO[what]), what, rng.randint(low, min(high, most)))
         try:
             CustomRule((*steps, step), "x").check()
             CustomRule((*steps, step), "x").check_players(players, two_player_reverse_skips)
