@@ -32,6 +32,7 @@ from ..engine.errors import PositionError, RulesError
 from ..engine.events import event_kinds_json
 from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
 from ..engine.moves import SEAT_PURPOSE
+from ..engine.state import PlayableGame
 from ..table import MATCH_OVER as MATCH_OVER
 from ..table import PLAYING as PLAYING
 from ..table import ROUND_OVER as ROUND_OVER
@@ -203,7 +204,7 @@ class Room:
         return self.current.table if self.current is not None else None
 
     @property
-    def game(self) -> Game | None:
+    def game(self) -> PlayableGame | None:
         return self.current.table.game if self.current is not None else None
 
     @property
