@@ -23,7 +23,7 @@ the round's winner and -1/(n-1) for the others.
 >>> state = game.new_initial_state()
 >>> state.apply_action(42)
 >>> state.current_player() in (0, 1, 2), len(state.observation_tensor())
-(True, 884)
+(True, 945)
 """
 
 from __future__ import annotations
