@@ -23,7 +23,7 @@ from pettingzoo.test import api_test, seed_test
 from unogame.bots.ismcts import determinize, public_game
 from unogame.engine import CUSTOM_RULES, Game, Move, Rules
 from unogame.engine.cards import CARD_CODE, COLORS
-from unogame.engine.custom import MAX_STEPS, CustomRule, Step
+from unogame.engine.custom import MAX_STEPS, CustomRule
 from unogame.engine.moves import DRAW, PLAY
 from unogame.env import (
     ACTION_NAMES,
@@ -264,7 +264,8 @@ def test_a_preset_is_encoded_as_its_steps_and_a_table_rule_by_its_flag(name: str
     rules = Rules(custom_rule=name, custom_count=3)
     section = custom_rule_features(rules.custom)
     assert read_custom_rule(section) == (rules.custom.steps, False)
-    family = Rules(custom_rule=CustomRule(rules.custom.steps, "ours", "x" if name == "none" else ""))
+    text = "x" if name == "none" else ""
+    family = Rules(custom_rule=CustomRule(rules.custom.steps, "ours", text))
     same = custom_rule_features(family.custom)
     assert np.array_equal(same[:-1], section[:-1])  # same steps, same encoding
     assert same[-1] == (name == "none")  # no steps: for a family, a table rule
@@ -288,7 +289,7 @@ def test_two_rules_give_two_observations_and_nothing_else_changes() -> None:
         assert np.array_equal(np.delete(a, np.r_[section, SLICES["rules"]]),
                               np.delete(b, np.r_[section, SLICES["rules"]]))
     assert observations[1][section][-1] == 1 and observations[1][section].sum() == 1
-    assert MAX_STEPS * STEP_WIDTH + 1 == section.stop - section.start
+    assert section.stop - section.start == MAX_STEPS * STEP_WIDTH + 1
 
 
 def test_known_cards_come_from_the_seats_own_events() -> None:

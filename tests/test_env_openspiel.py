@@ -12,10 +12,12 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import ismcts  # noqa: E402
 
-from unogame.engine import Rules  # noqa: E402
+from unogame.engine import Move, Rules  # noqa: E402
 from unogame.env import openspiel_game  # noqa: E402
-from unogame.env.actions import NO_REACTION  # noqa: E402
+from unogame.env.actions import ACTION_NAMES, NO_REACTION, NUM_ACTIONS, move_to_action  # noqa: E402
 from unogame.env.observation import SIZE  # noqa: E402
+
+DRAW_ACTION = move_to_action(Move.parse("draw"), seat=0, players=2)
 
 
 @pytest.mark.parametrize(("players", "rules"), [
@@ -34,7 +36,7 @@ def test_game_type_and_sizes() -> None:
     kind = game.get_type()
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert kind.provides_information_state_string and kind.provides_observation_tensor
-    assert game.num_players() == 4 and game.num_distinct_actions() == 395
+    assert game.num_players() == 4 and game.num_distinct_actions() == NUM_ACTIONS == 23083
     assert game.observation_tensor_size() == SIZE
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == openspiel_game.NUM_SEEDS
@@ -81,7 +83,7 @@ def test_resample_by_a_reacting_seat_chooses_the_hidden_drawn_card() -> None:
         "players": 2, "hands": [["R1", "G2"], ["B5"]], "draw_pile": ["R3", "G9"],
         "discard_pile": ["R5"], "color": "R", "turn": 1}, Rules(hand_size=2)))
     assert core.on_turn and core.seat == 1
-    core.step(376)  # seat 1 draws R3 (top of the pile, playable): a pending drawn card
+    core.step(DRAW_ACTION)  # seat 1 draws R3 (top of the pile, playable): a pending drawn card
     assert core.game.pending is not None and core.game.pending.kind == "drawn"
     for number in range(20):
         world = core.resample(0, random.Random(number)).game
@@ -94,10 +96,10 @@ def test_information_state_holds_own_events_only() -> None:
     game = pyspiel.load_game("python_unogame", {"players": 2})
     state = game.new_initial_state()
     state.apply_action(3)
-    while state.current_player() == 0 and 376 not in state.legal_actions():
+    while state.current_player() == 0 and DRAW_ACTION not in state.legal_actions():
         state.apply_action(state.legal_actions()[0])
     drawer = state.current_player()
-    state.apply_action(376)  # draw: the cards drawn are private
+    state.apply_action(DRAW_ACTION)  # draw: the cards drawn are private
     core = state.core
     drawn = next(event for event in core.events if event.type == "draw")
     cards = drawn.private[drawer]["cards"]
@@ -127,7 +129,7 @@ def play_ismcts_rounds(rules: str, rounds: int, simulations: int,
             elif self_play or state.current_player() == 0:
                 action = bot.step(state)
             else:
-                plays = [action for action in actions if action < 376]
+                plays = [action for action in actions if ACTION_NAMES[action].startswith("play")]
                 action = rng.choice(plays or actions)
             assert action in actions
             state.apply_action(action)
