@@ -24,6 +24,10 @@ DRAW_ACTION = move_to_action(Move.parse("draw"), seat=0, players=2)
     (2, ""),
     (3, "jump_in;seven_zero;custom_rule:chosen_draw;hand_size:4"),
     (5, "stacking;challenge:false;custom_rule:discard_color;hand_size:3"),
+    (3, openspiel_game.rules_parameter(Rules.from_dict({"hand_size": 4, "custom_rule": {
+        "name": "Gift; a family's (rule)", "steps": [
+            {"who": "chosen", "what": "give"}, {"who": "self", "what": "discard_color"},
+            {"who": "others", "what": "reveal"}]}}))),
 ])
 def test_random_sim_test(players: int, rules: str) -> None:
     game = pyspiel.load_game("python_unogame",
@@ -45,6 +49,28 @@ def test_game_type_and_sizes() -> None:
 def test_rules_parameter_round_trips() -> None:
     rules = Rules(stacking=True, challenge=False, custom_rule="skip", custom_count=3)
     assert openspiel_game.parse_rules(openspiel_game.rules_parameter(rules)) == rules
+    family = Rules.from_dict({"jump_in": True, "custom_rule": {
+        "name": "a;b", "text": "x: {y}; z", "steps": [{"who": "chosen", "what": "give"}]}})
+    text = openspiel_game.rules_parameter(family)
+    assert openspiel_game.parse_rules(text) == family
+    assert "," not in text and "(" not in text  # it survives OpenSpiel's game string
+    raw = ('jump_in;custom_rule:{"name": "a;b", "text": "x: {y}; z", '
+           '"steps": [{"who": "chosen", "what": "give"}]}')
+    assert openspiel_game.parse_rules(raw) == family
+    with pytest.raises(ValueError, match="after custom_rule"):
+        openspiel_game.parse_rules(raw + " junk;stacking")
+
+
+def test_a_familys_rule_is_in_the_observation_tensor() -> None:
+    from unogame.env.observation import SLICES, read_custom_rule
+
+    text = 'custom_rule:{"name": "G", "steps": [{"who": "next", "what": "give"}]}'
+    state = pyspiel.load_game("python_unogame", {"players": 3, "rules": text}) \
+        .new_initial_state()
+    state.apply_action(5)
+    tensor = np.asarray(state.observation_tensor(state.current_player()))
+    steps, table = read_custom_rule(tensor[SLICES["custom_rule"]])
+    assert [(step.who, step.what) for step in steps] == [("next", "give")] and not table
     with pytest.raises(ValueError, match="unknown rule option"):
         openspiel_game.parse_rules("stakcing")
 
