@@ -3,6 +3,7 @@ environments under their libraries' own checks, and a long random run through th
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import warnings
 from typing import Any
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_properties import composed_rules, rules_for
 
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
@@ -19,7 +21,9 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from unogame.bots.ismcts import determinize, public_game
-from unogame.engine import CUSTOM_RULES, Game, Rules
+from unogame.engine import CUSTOM_RULES, Game, Move, Rules
+from unogame.engine.cards import CARD_CODE, COLORS
+from unogame.engine.custom import MAX_STEPS, CustomRule
 from unogame.engine.moves import DRAW, PLAY
 from unogame.env import (
     ACTION_NAMES,
@@ -31,8 +35,16 @@ from unogame.env import (
     move_to_action,
     uno_v0,
 )
-from unogame.env.actions import actions_table_markdown
-from unogame.env.observation import SIZE, SLICES, SeatMemory, encode
+from unogame.env.actions import WC_BASE, actions_table_markdown
+from unogame.env.observation import (
+    SIZE,
+    SLICES,
+    STEP_WIDTH,
+    SeatMemory,
+    custom_rule_features,
+    encode,
+    read_custom_rule,
+)
 
 HOUSE = {"jump_in": True, "seven_zero": True, "stacking": True, "custom_rule": "chosen_draw",
          "hand_size": 5}
@@ -41,6 +53,16 @@ MIXED = [
     (4, HOUSE),
     (10, {"seven_zero": True, "draw_until_playable": True, "custom_rule": "pass_hands",
           "challenge": False, "hand_size": 4}),
+]
+GIVE_RULE = {"name": "Gift", "text": "give a card, discard a colour, skip the next",
+             "steps": [{"who": "chosen", "what": "give"}, {"who": "self", "what": "discard_color"},
+                       {"who": "next", "what": "skip"}]}
+"""A family's rule whose move names every argument: ``play WC C D SEAT CARD`` (D18)."""
+COMPOSED = [
+    (3, {"jump_in": True, "custom_rule": GIVE_RULE, "hand_size": 5}),
+    (5, {"stacking": True, "custom_rule": {"name": "Show", "steps": [
+        {"who": "next", "what": "give"}, {"who": "others", "what": "reveal"},
+        {"who": "self", "what": "play_again"}]}, "hand_size": 4}),
 ]
 
 
@@ -65,7 +87,7 @@ def playable_first(actions: list[int], core: UnoCore, rng: random.Random) -> int
 # ------------------------------------------------------------------ the action table
 
 def test_every_action_has_a_name_and_a_move_in_a_ten_player_game() -> None:
-    assert len(set(ACTION_NAMES)) == NUM_ACTIONS == 395
+    assert len(set(ACTION_NAMES)) == NUM_ACTIONS == 283 + 4 * 5 * 10 * 57 * 2
     for action in range(NUM_ACTIONS):
         move = action_to_move(action, seat=3, players=10)
         if action == NO_REACTION:
@@ -81,6 +103,50 @@ def test_documented_table_matches_the_code() -> None:
     assert actions_table_markdown() in doc
 
 
+def test_the_wild_customizable_block_follows_its_documented_formula() -> None:
+    """docs/ENV.md: id = 283 + 5700 C + 1140 D + 114 k + 2 CARD + uno, position 0 of D,
+    k and CARD meaning none (checked here by arithmetic written apart from the code)."""
+    assert WC_BASE == 283 and NO_REACTION == 282
+    seen = 0
+    for color in range(4):
+        for discard in range(5):
+            for offset in range(10):
+                for gift in range(57):
+                    for uno in range(2):
+                        action = 283 + 5700 * color + 1140 * discard + 114 * offset \
+                            + 2 * gift + uno
+                        words = ["play", "WC", COLORS[color]]
+                        words += [COLORS[discard - 1]] if discard else []
+                        words += [f"+{offset}"] if offset else []
+                        words += [CARD_CODE[gift - 1]] if gift else []
+                        words += ["uno"] if uno else []
+                        assert ACTION_NAMES[action] == " ".join(words)
+                        seen += 1
+    assert seen == NUM_ACTIONS - WC_BASE
+
+
+def test_a_wc_naming_a_discard_a_seat_and_a_card_has_its_action() -> None:
+    """The gap of issue 11/14: before, a ``give`` rule's move had no action (ValueError)."""
+    game = Game.from_position({
+        "players": 3, "hands": [["WC", "R7", "G1", "G2", "Y9"], ["Y3", "Y4"], ["B5", "B6"]],
+        "draw_pile": ["B9", "B8", "R1"], "discard_pile": ["R5"], "color": "R", "turn": 0},
+        Rules.from_dict({"custom_rule": GIVE_RULE}))
+    move = Move.parse("play WC B G 2 R7 uno")  # give R7 to seat 2, discard G1 G2: Y9 left
+    assert move in game.legal_moves(0)
+    action = move_to_action(move, seat=0, players=3)
+    assert ACTION_NAMES[action] == "play WC B G +2 R7 uno"
+    assert action_to_move(action, seat=0, players=3) is move
+    wcs = [m for m in game.legal_moves(0) if m.card_code == "WC"]
+    plain = {m for m in wcs if not m.uno}
+    assert len(plain) == 4 * 4 * 2 * 4  # colour x discarded colour x seat x card given
+    assert len({move_to_action(m, 0, 3) for m in wcs}) == len(wcs)
+    core = UnoCore(3, game.rules)
+    core.start_from(game)
+    core.step(action)
+    assert core.game.hands[0] == ["Y9"]
+    assert "R7" in core.game.hands[2] and 0 in core.game.uno
+
+
 def test_bad_action_ids_are_refused() -> None:
     with pytest.raises(ValueError, match="not in"):
         action_to_move(NUM_ACTIONS, 0, 2)
@@ -89,13 +155,7 @@ def test_bad_action_ids_are_refused() -> None:
         action_to_move(seven_to_seat_5, 0, 3)
 
 
-@settings(max_examples=60, deadline=None)
-@given(players=st.integers(2, 10), rules=rules_strategy(), seed=st.integers(0, 10**6),
-       moves=st.integers(0, 120))
-def test_moves_and_actions_round_trip_for_every_legal_move(
-        players: int, rules: Rules, seed: int, moves: int) -> None:
-    if players * rules.hand_size + 1 > 112:
-        return
+def round_trip_every_legal_move(players: int, rules: Rules, seed: int, moves: int) -> None:
     game = Game.new(players, rules, seed)
     rng = random.Random(seed)
     for _ in range(moves):
@@ -110,6 +170,36 @@ def test_moves_and_actions_round_trip_for_every_legal_move(
                 assert action_to_move(action, seat, players) is move
         seat = rng.choice([s for s in range(players) if game.legal_moves(s)])
         game.push(seat, rng.choice(game.legal_moves(seat)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=st.integers(2, 10), rules=rules_strategy(), seed=st.integers(0, 10**6),
+       moves=st.integers(0, 120))
+def test_moves_and_actions_round_trip_for_every_legal_move(
+        players: int, rules: Rules, seed: int, moves: int) -> None:
+    if players * rules.hand_size + 1 > 112:
+        return
+    round_trip_every_legal_move(players, rules, seed, moves)
+
+
+@st.composite
+def composed_setups(draw: st.DrawFn) -> tuple[int, Rules]:
+    """2-10 players and house rules whose Wild Customizable is a random family's rule."""
+    players = draw(st.integers(2, 10))
+    rules = draw(rules_for(players, composed="none"))
+    rule = draw(composed_rules(players, rules.two_player_reverse_skips))
+    return players, dataclasses.replace(rules, custom_rule=rule)
+
+
+@settings(max_examples=60, deadline=None)
+@given(setup=composed_setups(), seed=st.integers(0, 10**6), moves=st.integers(0, 120))
+def test_moves_and_actions_round_trip_under_random_composed_rules(
+        setup: tuple[int, Rules], seed: int, moves: int) -> None:
+    """Every legal move (a WC naming a discarded colour, a seat, a card given) has one
+    action of its own, which stands for it again; random moves play WC often, as each WC
+    comes in many variants."""
+    players, rules = setup
+    round_trip_every_legal_move(players, rules, seed, moves)
 
 
 # ------------------------------------------------------------------ observations
@@ -157,6 +247,56 @@ def test_observation_encoder_reads_a_view_and_nothing_else() -> None:
     assert to_act[(game.turn - 1) % 4] == 1 and to_act.sum() == 1
 
 
+@settings(max_examples=80, deadline=None)
+@given(setup=composed_setups())
+def test_the_observation_encodes_the_custom_rule(setup: tuple[int, Rules]) -> None:
+    """Issue 14: each step's who, what and count, unused steps zero, the table flag; the
+    section of every seat's observation reads back as the rule's steps."""
+    players, rules = setup
+    rule = rules.custom
+    core = UnoCore(players, rules)
+    core.reset(seed=1)
+    for seat in range(players):
+        section = core.observe(seat)[SLICES["custom_rule"]]
+        assert read_custom_rule(section) == (rule.steps, not rule.steps)
+        assert section[len(rule.steps) * STEP_WIDTH:-1].sum() == 0
+        assert section.sum() == pytest.approx(
+            2 * len(rule.steps) + sum(step.count for step in rule.steps) / 20 + (not rule.steps))
+
+
+@pytest.mark.parametrize("name", sorted(CUSTOM_RULES))
+def test_a_preset_is_encoded_as_its_steps_and_a_table_rule_by_its_flag(name: str) -> None:
+    rules = Rules(custom_rule=name, custom_count=3)
+    section = custom_rule_features(rules.custom)
+    assert read_custom_rule(section) == (rules.custom.steps, False)
+    text = "x" if name == "none" else ""
+    family = Rules(custom_rule=CustomRule(rules.custom.steps, "ours", text))
+    same = custom_rule_features(family.custom)
+    assert np.array_equal(same[:-1], section[:-1])  # same steps, same encoding
+    assert same[-1] == (name == "none")  # no steps: for a family, a table rule
+
+
+def test_two_rules_give_two_observations_and_nothing_else_changes() -> None:
+    """The rule is in the observation (before issue 14's encoding, a family's rule and the
+    plain wild looked the same), and it is the only difference."""
+    grandma = Rules.from_dict({"custom_rule": {"name": "Grandma", "steps": [
+        {"who": "others", "what": "draw", "count": 1}, {"who": "next", "what": "skip"}]}})
+    table = Rules.from_dict({"custom_rule": {"name": "Claps", "text": "everyone claps"}})
+    observations = []
+    for rules in (grandma, table, Rules()):
+        core = UnoCore(3, rules)
+        core.reset(seed=4)
+        observations.append(core.observe(0))
+    section = SLICES["custom_rule"]
+    for first, second in ((0, 1), (0, 2), (1, 2)):
+        a, b = observations[first], observations[second]
+        assert not np.array_equal(a[section], b[section])
+        assert np.array_equal(np.delete(a, np.r_[section, SLICES["rules"]]),
+                              np.delete(b, np.r_[section, SLICES["rules"]]))
+    assert observations[1][section][-1] == 1 and observations[1][section].sum() == 1
+    assert section.stop - section.start == MAX_STEPS * STEP_WIDTH + 1
+
+
 def test_known_cards_come_from_the_seats_own_events() -> None:
     """A 7 under seven_zero swaps hands: the seats that swapped know each other's cards,
     the others know nothing."""
@@ -180,7 +320,7 @@ def test_known_cards_come_from_the_seats_own_events() -> None:
 
 # ------------------------------------------------------------------ PettingZoo
 
-@pytest.mark.parametrize(("players", "options"), MIXED)
+@pytest.mark.parametrize(("players", "options"), MIXED + COMPOSED)
 def test_pettingzoo_api_test(players: int, options: dict[str, Any]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the library's advice for dict observations

@@ -12,16 +12,22 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import ismcts  # noqa: E402
 
-from unogame.engine import Rules  # noqa: E402
+from unogame.engine import Move, Rules  # noqa: E402
 from unogame.env import openspiel_game  # noqa: E402
-from unogame.env.actions import NO_REACTION  # noqa: E402
+from unogame.env.actions import ACTION_NAMES, NO_REACTION, NUM_ACTIONS, move_to_action  # noqa: E402
 from unogame.env.observation import SIZE  # noqa: E402
+
+DRAW_ACTION = move_to_action(Move.parse("draw"), seat=0, players=2)
 
 
 @pytest.mark.parametrize(("players", "rules"), [
     (2, ""),
     (3, "jump_in;seven_zero;custom_rule:chosen_draw;hand_size:4"),
     (5, "stacking;challenge:false;custom_rule:discard_color;hand_size:3"),
+    (3, openspiel_game.rules_parameter(Rules.from_dict({"hand_size": 4, "custom_rule": {
+        "name": "Gift; a family's (rule)", "steps": [
+            {"who": "chosen", "what": "give"}, {"who": "self", "what": "discard_color"},
+            {"who": "others", "what": "reveal"}]}}))),
 ])
 def test_random_sim_test(players: int, rules: str) -> None:
     game = pyspiel.load_game("python_unogame",
@@ -34,7 +40,7 @@ def test_game_type_and_sizes() -> None:
     kind = game.get_type()
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert kind.provides_information_state_string and kind.provides_observation_tensor
-    assert game.num_players() == 4 and game.num_distinct_actions() == 395
+    assert game.num_players() == 4 and game.num_distinct_actions() == NUM_ACTIONS == 23083
     assert game.observation_tensor_size() == SIZE
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == openspiel_game.NUM_SEEDS
@@ -43,6 +49,28 @@ def test_game_type_and_sizes() -> None:
 def test_rules_parameter_round_trips() -> None:
     rules = Rules(stacking=True, challenge=False, custom_rule="skip", custom_count=3)
     assert openspiel_game.parse_rules(openspiel_game.rules_parameter(rules)) == rules
+    family = Rules.from_dict({"jump_in": True, "custom_rule": {
+        "name": "a;b", "text": "x: {y}; z", "steps": [{"who": "chosen", "what": "give"}]}})
+    text = openspiel_game.rules_parameter(family)
+    assert openspiel_game.parse_rules(text) == family
+    assert "," not in text and "(" not in text  # it survives OpenSpiel's game string
+    raw = ('jump_in;custom_rule:{"name": "a;b", "text": "x: {y}; z", '
+           '"steps": [{"who": "chosen", "what": "give"}]}')
+    assert openspiel_game.parse_rules(raw) == family
+    with pytest.raises(ValueError, match="after custom_rule"):
+        openspiel_game.parse_rules(raw + " junk;stacking")
+
+
+def test_a_familys_rule_is_in_the_observation_tensor() -> None:
+    from unogame.env.observation import SLICES, read_custom_rule
+
+    text = 'custom_rule:{"name": "G", "steps": [{"who": "next", "what": "give"}]}'
+    state = pyspiel.load_game("python_unogame", {"players": 3, "rules": text}) \
+        .new_initial_state()
+    state.apply_action(5)
+    tensor = np.asarray(state.observation_tensor(state.current_player()))
+    steps, table = read_custom_rule(tensor[SLICES["custom_rule"]])
+    assert [(step.who, step.what) for step in steps] == [("next", "give")] and not table
     with pytest.raises(ValueError, match="unknown rule option"):
         openspiel_game.parse_rules("stakcing")
 
@@ -81,7 +109,7 @@ def test_resample_by_a_reacting_seat_chooses_the_hidden_drawn_card() -> None:
         "players": 2, "hands": [["R1", "G2"], ["B5"]], "draw_pile": ["R3", "G9"],
         "discard_pile": ["R5"], "color": "R", "turn": 1}, Rules(hand_size=2)))
     assert core.on_turn and core.seat == 1
-    core.step(376)  # seat 1 draws R3 (top of the pile, playable): a pending drawn card
+    core.step(DRAW_ACTION)  # seat 1 draws R3 (top of the pile, playable): a pending drawn card
     assert core.game.pending is not None and core.game.pending.kind == "drawn"
     for number in range(20):
         world = core.resample(0, random.Random(number)).game
@@ -94,10 +122,10 @@ def test_information_state_holds_own_events_only() -> None:
     game = pyspiel.load_game("python_unogame", {"players": 2})
     state = game.new_initial_state()
     state.apply_action(3)
-    while state.current_player() == 0 and 376 not in state.legal_actions():
+    while state.current_player() == 0 and DRAW_ACTION not in state.legal_actions():
         state.apply_action(state.legal_actions()[0])
     drawer = state.current_player()
-    state.apply_action(376)  # draw: the cards drawn are private
+    state.apply_action(DRAW_ACTION)  # draw: the cards drawn are private
     core = state.core
     drawn = next(event for event in core.events if event.type == "draw")
     cards = drawn.private[drawer]["cards"]
@@ -127,7 +155,7 @@ def play_ismcts_rounds(rules: str, rounds: int, simulations: int,
             elif self_play or state.current_player() == 0:
                 action = bot.step(state)
             else:
-                plays = [action for action in actions if action < 376]
+                plays = [action for action in actions if ACTION_NAMES[action].startswith("play")]
                 action = rng.choice(plays or actions)
             assert action in actions
             state.apply_action(action)

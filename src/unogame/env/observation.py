@@ -11,7 +11,13 @@ in docs/ENV.md.
 >>> memory.new_round(game.view(0))
 >>> obs = encode(game.view(0), memory, game.rules)
 >>> obs.shape, float(obs[SLICES["hand"]].sum())
-((884,), 7.0)
+((945,), 7.0)
+>>> section = obs[SLICES["custom_rule"]]  # the default rule, "none": a plain wild, no steps
+>>> read_custom_rule(section)
+((), False)
+>>> rule = Rules(custom_rule="next_draw_skip", custom_count=3).custom
+>>> read_custom_rule(custom_rule_features(rule))
+((Step(who='next', what='draw', count=3), Step(who='next', what='skip', count=1)), False)
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import numpy.typing as npt
 from ..bots.knowledge import CardTracker
 from ..engine import Rules
 from ..engine.cards import CARD_CODE, COLORS, NUM_CARDS
+from ..engine.custom import MAX_STEPS, WHAT, WHO, CustomRule, Step
 from ..engine.moves import MAX_SEATS
 from ..engine.rules import CUSTOM_RULES
 
@@ -32,6 +39,8 @@ PENDING_KINDS: Final = (None, "color", "drawn", "challenge", "stack")
 RULE_FLAGS: Final = ("must_play_drawn", "stacking", "challenge", "two_player_reverse_skips",
                      "seven_zero", "jump_in", "draw_until_playable")
 SEAT_FEATURES: Final = ("present", "hand_size", "uno", "catchable", "score")
+STEP_WIDTH: Final = len(WHO) + len(WHAT) + 1
+"""One step of the Wild Customizable rule: who one-hot, what one-hot, count / 20."""
 
 SECTIONS: Final = (
     ("hand", NUM_CARDS),                # copies of each card kind in my hand
@@ -51,6 +60,8 @@ SECTIONS: Final = (
     ("draw_pile", 1),                   # cards in the draw pile / 112
     ("rules", len(RULE_FLAGS) + len(CUSTOM_RULES) + 3),  # flags, custom rule one-hot,
                                         # hand_size / 20, uno_penalty / 20, custom_count / 20
+    ("custom_rule", MAX_STEPS * STEP_WIDTH + 1),  # the Wild Customizable's steps (presets
+                                        # expanded), unused steps zero; then 1 for a table rule
 )
 
 
@@ -65,12 +76,16 @@ def _slices() -> dict[str, slice]:
 
 SLICES: Final = _slices()
 SIZE: Final = sum(size for _, size in SECTIONS)
+RULES_PART: Final = slice(SLICES["rules"].start, SLICES["custom_rule"].stop)
+"""The sections that depend on the rule set only (:func:`rules_features`)."""
 HIGH: Final = 12.0
 """Every entry lies in ``[0, HIGH]``."""
 
 _CARD: Final = {code: card for card, code in enumerate(CARD_CODE)}
 _COLOR: Final = {letter: index for index, letter in enumerate(COLORS)}
 _CUSTOM: Final = {name: index for index, name in enumerate(CUSTOM_RULES)}
+_WHO: Final = {name: index for index, name in enumerate(WHO)}
+_WHAT: Final = {name: len(WHO) + index for index, name in enumerate(WHAT)}
 _O = {name: piece.start for name, piece in SLICES.items()}
 
 
@@ -115,18 +130,46 @@ class SeatMemory:
 
 
 def rules_features(rules: Rules) -> npt.NDArray[np.float32]:
-    """The constant ``rules`` section for a rule set."""
-    out = np.zeros(SLICES["rules"].stop - SLICES["rules"].start, dtype=np.float32)
+    """The constant part for a rule set: the ``rules`` and ``custom_rule`` sections."""
+    out = np.zeros(RULES_PART.stop - RULES_PART.start, dtype=np.float32)
     for index, name in enumerate(RULE_FLAGS):
         out[index] = float(getattr(rules, name))
     base = len(RULE_FLAGS)
-    if isinstance(rules.custom_rule, str):  # a family's own rule (issue 14) has no one-hot yet
+    if isinstance(rules.custom_rule, str):  # a family's own rule sets no preset flag
         out[base + _CUSTOM[rules.custom_rule]] = 1.0
     base += len(CUSTOM_RULES)
     out[base] = rules.hand_size / 20
     out[base + 1] = rules.uno_penalty / 20
     out[base + 2] = rules.custom_count / 20
+    custom = SLICES["custom_rule"].start - RULES_PART.start
+    out[custom:] = custom_rule_features(rules.custom)
     return out
+
+
+def custom_rule_features(rule: CustomRule) -> npt.NDArray[np.float32]:
+    """The ``custom_rule`` section: each step's who, what and count, then the table flag."""
+    out = np.zeros(SLICES["custom_rule"].stop - SLICES["custom_rule"].start, dtype=np.float32)
+    for number, step in enumerate(rule.steps):
+        at = number * STEP_WIDTH
+        out[at + _WHO[step.who]] = 1.0
+        out[at + _WHAT[step.what]] = 1.0
+        out[at + STEP_WIDTH - 1] = step.count / 20
+    out[-1] = float(not rule.steps and not rule.preset)  # a table rule: the card is a Wild
+    return out
+
+
+def read_custom_rule(section: npt.NDArray[np.float32]) -> tuple[tuple[Step, ...], bool]:
+    """The steps and the table-rule flag a ``custom_rule`` section encodes (its inverse)."""
+    steps = []
+    for number in range(MAX_STEPS):
+        at = number * STEP_WIDTH
+        who = np.flatnonzero(section[at:at + len(WHO)])
+        if not who.size:
+            break
+        what = np.flatnonzero(section[at + len(WHO):at + STEP_WIDTH - 1])
+        count = round(float(section[at + STEP_WIDTH - 1]) * 20)
+        steps.append(Step(WHO[int(who[0])], WHAT[int(what[0])], count))
+    return tuple(steps), bool(section[-1])
 
 
 def _counts(codes: list[str], size: int = NUM_CARDS) -> npt.NDArray[np.float32]:
@@ -182,5 +225,5 @@ def encode(view: dict[str, Any], memory: SeatMemory, rules: Rules,
             at = base + (offset - 1) * NUM_CARDS
             obs[at:at + NUM_CARDS] = np.bincount(cards, minlength=NUM_CARDS)
     obs[o["draw_pile"]] = view["draw_pile"] / 112
-    obs[SLICES["rules"]] = rules_features(rules) if rules_part is None else rules_part
+    obs[RULES_PART] = rules_features(rules) if rules_part is None else rules_part
     return obs

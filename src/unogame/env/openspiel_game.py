@@ -23,7 +23,7 @@ the round's winner and -1/(n-1) for the others.
 >>> state = game.new_initial_state()
 >>> state.apply_action(42)
 >>> state.current_player() in (0, 1, 2), len(state.observation_tensor())
-(True, 884)
+(True, 945)
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import urllib.parse
 from typing import Any, Final
 
 import numpy as np
@@ -71,11 +72,39 @@ def _event_text(event: dict[str, Any]) -> str:
 def parse_rules(text: str) -> Rules:
     """Rules from the ``rules`` parameter: options separated by ``;``, each ``name:value``
     or a bare ``name`` for true (OpenSpiel's parameter syntax has no room for commas), e.g.
-    ``"stacking;jump_in;custom_rule:skip;custom_count:3;challenge:false"``."""
+    ``"stacking;jump_in;custom_rule:skip;custom_count:3;challenge:false"``. A family's
+    rule is its JSON object, ``custom_rule:{"name": ..., "steps": [...]}`` (read as JSON,
+    so its text may hold ``;``), or that JSON percent-encoded (``custom_rule:%7B%22name...``,
+    what :func:`rules_parameter` writes: OpenSpiel's game string has no room for its commas).
+    """
     options: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in text.split(";"))):
+    at = 0
+    while at < len(text):
+        end = text.find(";", at)
+        end = len(text) if end < 0 else end
+        item = text[at:end].strip()
         name, _, value = item.partition(":")
-        if not value:
+        if value[:3].upper() == "%7B":
+            try:
+                options[name] = json.loads(urllib.parse.unquote(value))
+            except json.JSONDecodeError as error:
+                raise ValueError(f"rules parameter: {name} is not a JSON object: {error}") \
+                    from None
+        elif value.startswith("{"):
+            start = text.index("{", at)
+            try:
+                options[name], end = json.JSONDecoder().raw_decode(text, start)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"rules parameter: {name} is not a JSON object: {error}") \
+                    from None
+            after = text.find(";", end)
+            after = len(text) if after < 0 else after
+            if text[end:after].strip():
+                raise ValueError(f"rules parameter: {text[end:after].strip()!r} after {name}")
+            end = after
+        elif not item:
+            pass
+        elif not value:
             options[name] = True
         elif value in ("true", "false"):
             options[name] = value == "true"
@@ -83,6 +112,7 @@ def parse_rules(text: str) -> Rules:
             options[name] = int(value)
         else:
             options[name] = value
+        at = end + 1
     return Rules.from_dict(options)
 
 
@@ -90,7 +120,9 @@ def rules_parameter(rules: Rules) -> str:
     """The ``rules`` parameter text for a :class:`Rules` (the inverse of :func:`parse_rules`)."""
     parts = []
     for name, value in rules.to_dict().items():
-        if value is True:
+        if isinstance(value, dict):
+            parts.append(f"{name}:{urllib.parse.quote(json.dumps(value), safe='')}")
+        elif value is True:
             parts.append(name)
         elif value is False:
             parts.append(f"{name}:false")
