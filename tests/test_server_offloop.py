@@ -10,14 +10,16 @@ seconds and then write. Every test here failed before storage calls left the eve
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_server_support import Client, ServerThread, create_room, join, run
 
-from unogame.server import Timing
+from unogame.server import Timing, commits
 from unogame.server.storage import SqliteStorage
 
 SLOW_SECONDS = 2.0
@@ -191,5 +193,78 @@ def test_a_bots_slow_write_goes_through_the_same_path(tmp_path: Path) -> None:
                 await client.close()
             await asyncio.sleep(0.5)  # nobody is left: the room stops
             assert len(storage.load_moves(room.code, room.game_no)) == room.log_length
+
+        run(scenario())
+
+
+LOCKER = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+db.execute("ROLLBACK")
+"""
+
+
+def test_a_short_lock_by_another_process_is_waited_out(tmp_path: Path) -> None:
+    """Off the loop a write can wait for a lock (up to ``BUSY_MS``): a move made while
+    another process holds the file for a fifth of a second lands instead of being refused."""
+    db = tmp_path / "rooms.sqlite3"
+    with ServerThread(db) as server:
+        async def scenario() -> None:
+            host, guest = await _two_people(server)
+            room = server.manager.rooms[host.room]
+            mover = _on_turn(host, guest)
+            before = mover.game()
+            locker = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", LOCKER, str(db), "0.2", stdout=asyncio.subprocess.PIPE)
+            assert locker.stdout is not None
+            assert (await locker.stdout.readline()).strip() == b"locked"
+            answer = await mover.request({"type": "move", "move": _a_move(before),
+                                          "version": before["version"]}, ("update", "error"))
+            await locker.wait()
+            assert answer["type"] == "update", answer
+            assert room.version == before["version"] + 1
+            assert len(server.manager.storage.load_moves(room.code, room.game_no)) == \
+                room.log_length
+            for client in (host, guest):
+                await client.close()
+
+        run(scenario())
+
+
+def test_a_write_that_cannot_start_in_time_is_refused_cleanly(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The storage thread is busy with one room's slow write: another room's move, still
+    waiting for the thread after ``START_WITHIN``, is refused as not saved (nothing changes)
+    instead of waiting behind every other room's writes; sent again, it lands."""
+    monkeypatch.setattr(commits, "START_WITHIN", 0.5)
+    storage = SlowStorage(tmp_path / "rooms.sqlite3")
+    with ServerThread(storage) as server:
+        async def scenario() -> None:
+            first_room = await _two_people(server)
+            first = _on_turn(*first_room)
+            second_room = await _two_people(server)
+            second = _on_turn(*second_room)
+            room = server.manager.rooms[second.room]
+            storage.slow.set()
+            game = first.game()
+            await first.send({"type": "move", "move": _a_move(game),
+                              "version": game["version"]})
+            await _pending(storage)
+            before = second.game()
+            move = {"type": "move", "move": _a_move(before), "version": before["version"]}
+            refused = await second.request(move, ("update", "error"))
+            assert refused["code"] == "not_saved", refused
+            assert room.version == before["version"] and second.game() is before
+            storage.slow.clear()
+            await first.wait_for(lambda m: m["type"] == "update"
+                                 and m["version"] == game["version"] + 1)
+            landed = await second.request(move, ("update", "error"))
+            assert landed["type"] == "update" and room.version == before["version"] + 1
+            assert len(storage.load_moves(room.code, room.game_no)) == room.log_length
+            for client in (*first_room, *second_room):
+                await client.close()
 
         run(scenario())
