@@ -360,6 +360,27 @@ def test_a_corrupted_page_loses_only_its_room(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- 7. input that raised
 
 
+def test_removing_a_bot_in_a_started_game_is_refused_and_changes_nothing(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """It raised inside the table after the room was stored (a server error, the bot's level
+    stored as another)."""
+    with ServerThread(tmp_path / "rooms.sqlite3",
+                      timing=Timing(think=1000.0, reaction_scale=1000.0)) as server:
+        async def scenario() -> None:
+            host = await create_room(server.ws_url, seats=3, bots=["random"])
+            await host.request({"type": "start"}, "state")
+            room = room_of(server, host.room or "")
+            stored = server.manager.storage.load_rooms()[room.code]
+            error = await host.request({"type": "remove", "seat": 1}, "error")
+            assert error["code"] == "bad_seat", error
+            assert server.manager.storage.load_rooms()[room.code] == stored
+            assert [(seat.kind, seat.level) for seat in room.seats][1] == ("bot", "random")
+            await host.close()
+
+        run(scenario())
+    assert tracebacks(caplog) == []
+
+
 def test_bad_bots_and_undealable_settings_are_refused(caplog: pytest.LogCaptureFixture) -> None:
     with ServerThread() as server:
         async def scenario() -> None:

@@ -295,9 +295,7 @@ class Server:
 
     async def on_remove(self, conn: Connection, message: dict[str, Any]) -> None:
         room = self._host(conn)
-        removed = [c for c in self.manager.hub.clients(room.code) if c.seat == message.get("seat")]
-        await room.remove_seat(message.get("seat"))
-        for client in removed:
+        for client in await room.remove_seat(message.get("seat")):
             if isinstance(client, Connection):
                 client.send({"type": "removed"})
                 client.send(room.room_message(None))

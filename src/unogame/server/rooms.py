@@ -32,7 +32,7 @@ from ..table import SeatSpec, Table, TableError, TableSettings, fill_empty_seats
 from .commits import Commits, off_loop, one_at_a_time
 from .flow import RoomGame
 from .flow import Timing as Timing
-from .hub import Hub
+from .hub import Client, Hub
 from .names import BadNameError, clean_name
 from .storage import Storage, StorageError
 
@@ -281,13 +281,17 @@ class Room:
         self.publish_room()
 
     @one_at_a_time
-    async def remove_seat(self, index: Any) -> None:
-        """The host removes a bot or a player: gone from the lobby; in a game, a bot plays on."""
+    async def remove_seat(self, index: Any) -> list[Client]:
+        """The host removes a bot or a player: gone from the lobby; in a game, a bot plays on.
+        Returns the clients that had the seat (they watch now)."""
         if type(index) is not int or not 0 <= index < len(self.seats):
             raise RoomError("bad_seat", "no such seat")
         if index == self.host:
             raise RoomError("bad_seat", "the host cannot remove their own seat")
         removed = self.seats[index]
+        if self.status != LOBBY and removed.kind == "bot":
+            raise RoomError("bad_seat", "a bot already plays this seat")
+        unseated = [client for client in self.hub.clients(self.code) if client.seat == index]
         if self.status == LOBBY:
             host = self.host - 1 if self.host > index else self.host
             await self._store({
@@ -296,9 +300,7 @@ class Room:
             del self.seats[index]
             self.host = host
             for client in self.hub.clients(self.code):
-                if client.seat == index:
-                    client.seat = None
-                elif client.seat is not None and client.seat > index:
+                if client.seat is not None and client.seat > index:
                     client.seat -= 1
         else:
             as_bot = Seat(removed.name, "bot", level=default_bot_level())
@@ -309,12 +311,12 @@ class Room:
             removed.connected = 0
             assert self.current is not None
             self.current.table.seat_to_bot(index, default_bot_level())
-            for client in self.hub.clients(self.code):
-                if client.seat == index:
-                    client.seat = None
+        for client in unseated:
+            client.seat = None
         self.publish_room()
         self.publish_state()
         self.schedule()
+        return unseated
 
     def connected(self, seat: int | None) -> None:
         if seat is None:
@@ -453,8 +455,8 @@ class Room:
     @one_at_a_time
     async def play(self, seat: int | None, text: Any, version: Any) -> None:
         """A client's move: its seat, the move text and the version it was made on."""
-        if seat is None:
-            raise RoomError("not_seated", "spectators cannot play")
+        if seat is None or not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
+            raise RoomError("not_seated", "spectators cannot play")  # or removed meanwhile
         current = self._running()
         if not isinstance(text, str) or len(text) > 40:
             raise RoomError("bad_move", "a move is a short text in the notation")
