@@ -78,7 +78,8 @@ class RoomGame:
         self.commits = commits
         """The room's changes, one at a time (shared by the room's games)."""
         self._retry_at = 0.0
-        """After a failed write, no step before this time (the clock of ``time.monotonic``)."""
+        """After a bot's or a deal's failed write, no step before this time (the clock of
+        ``time.monotonic``)."""
         self._clock = time.monotonic()
         self._timers: list[asyncio.TimerHandle] = []
         self._waiting: DecisionRequest | None = None
@@ -124,9 +125,6 @@ class RoomGame:
         try:
             await off_loop(self.storage.append_move, self.code, self.game_no,
                            self.table.version, seat, text)
-        except Exception:  # StorageError, or anything else the backend raised
-            self._retry_at = time.monotonic() + RETRY_SECONDS
-            raise
         finally:
             self.sync()
 
@@ -140,6 +138,7 @@ class RoomGame:
         try:
             await self._store(seat if move is not None else -1, text)
         except Exception as error:  # StorageError, or anything else the backend raised
+            self._retry_at = time.monotonic() + RETRY_SECONDS
             self.on_not_saved(error)
             return
         self.on_change(apply())
