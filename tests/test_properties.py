@@ -41,7 +41,8 @@ from unogame.engine import (
     full_deck,
     replay,
 )
-from unogame.engine.cards import CARD_POINTS, NUM_CARDS, WILD, card_from_code
+from unogame.engine.cards import CARD_POINTS, NUM_CARDS, WILD, WILD_CUSTOM, card_from_code
+from unogame.engine.custom import ALLOWED_WHO, COUNT_RANGE, WHAT, CustomRule, CustomRuleError, Step
 from unogame.engine.events import DRAW_REASONS, EVENT_KIND
 from unogame.engine.moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO
 from unogame.engine.scenario import run_scenario
@@ -93,10 +94,47 @@ class Setup:
 
 
 @st.composite
+def composed_rules(draw: st.DrawFn, players: int, two_player_reverse_skips: bool,
+                   bounded: bool = False) -> CustomRule:
+    """A random rule a family could write (D16-D21): up to four random steps, each kept
+    only if the rule stays valid, so no example is thrown away.
+
+    ``bounded``: draws only for next, chosen or self, at most 2 cards (as a Draw Two); more
+    makes a random round a random walk (see ROUND_MOVE_BOUND)."""
+    steps: list[Step] = []
+    for _ in range(draw(st.integers(0, 5))):
+        what = draw(st.sampled_from(WHAT))
+        who = draw(st.sampled_from(ALLOWED_WHO[what]))
+        low, high = COUNT_RANGE.get(what, (1, 1))
+        if bounded and what == "draw":
+            who, high = draw(st.sampled_from(("next", "chosen", "self"))), 2
+        step = Step(who, what, draw(st.integers(low, min(high, 4))))
+        try:
+            CustomRule((*steps, step), "x").check()
+            CustomRule((*steps, step), "x").check_players(players, two_player_reverse_skips)
+        except CustomRuleError:
+            continue
+        steps.append(step)
+    text = draw(st.sampled_from(["", "ทุกคนปรบมือ", "everyone claps"]))
+    if not steps and not text:
+        text = "the player sings"
+    name = draw(st.sampled_from(["Grandma's rule", "กติกาของยาย", "x"]))
+    return CustomRule(tuple(steps), name, text)
+
+
+@st.composite
 def rules_for(draw: st.DrawFn, players: int,
-              custom_rules: tuple[str, ...] = tuple(sorted(CUSTOM_RULES))) -> Rules:
-    """A random mix of house rules; hand_size leaves at least the first card to turn up."""
+              custom_rules: tuple[str, ...] = tuple(sorted(CUSTOM_RULES)),
+              composed: str = "any") -> Rules:
+    """A random mix of house rules; hand_size leaves at least the first card to turn up.
+
+    The Wild Customizable rule is a preset from ``custom_rules`` or, unless ``composed`` is
+    "none", about half the time a family's rule ("bounded": see :func:`composed_rules`)."""
     max_hand = min(20, (len(full_deck()) - 1) // players)
+    reverse_skips = draw(st.booleans())
+    custom: str | CustomRule = draw(st.sampled_from(custom_rules))
+    if composed != "none" and draw(st.booleans()):
+        custom = draw(composed_rules(players, reverse_skips, bounded=composed == "bounded"))
     return Rules(
         hand_size=draw(st.one_of(st.just(7), st.integers(1, max_hand))),
         target_score=draw(st.one_of(st.sampled_from([1, 60, 200, 500]),
@@ -105,8 +143,8 @@ def rules_for(draw: st.DrawFn, players: int,
         stacking=draw(st.booleans()),
         challenge=draw(st.booleans()),
         uno_penalty=draw(st.one_of(st.just(2), st.integers(0, 6))),
-        two_player_reverse_skips=draw(st.booleans()),
-        custom_rule=draw(st.sampled_from(custom_rules)),
+        two_player_reverse_skips=reverse_skips,
+        custom_rule=custom,
         custom_count=draw(st.one_of(st.just(2), st.integers(1, 5))),
         seven_zero=draw(st.booleans()),
         jump_in=draw(st.booleans()),
@@ -119,9 +157,10 @@ SEEDS = st.integers(0, 2**32 - 1)
 
 @st.composite
 def setups(draw: st.DrawFn, custom_rules: tuple[str, ...] = tuple(sorted(CUSTOM_RULES)),
-           ) -> Setup:
+           composed: str = "any") -> Setup:
     players = draw(st.integers(2, MAX_SEATS))
-    return Setup(players, draw(rules_for(players, custom_rules)), draw(SEEDS), draw(SEEDS))
+    rules = draw(rules_for(players, custom_rules, composed))
+    return Setup(players, rules, draw(SEEDS), draw(SEEDS))
 
 
 BOUNDED_RULES = tuple(rule for rule in sorted(CUSTOM_RULES) if rule != "others_draw")
@@ -209,6 +248,13 @@ def candidate_moves(players: int) -> list[Move]:
                 for arg in [-1, 0, 1, 2, 3] if wild else [-1]:
                     for uno in (False, True):
                         moves.append(Move.make(PLAY, card, color, target, arg, uno))
+        if card == WILD_CUSTOM:  # a card to give (D18): held, not held, the WC itself
+            for color in range(4):
+                for target in targets:
+                    for gift in (0, 38, WILD, WILD_CUSTOM):
+                        for uno in (False, True):
+                            moves.append(Move.make(PLAY, card, color, target, uno=uno,
+                                                   gift=gift))
         if wild:
             moves.append(Move.make(PLAY, card))
         else:
@@ -302,6 +348,10 @@ def check_events(events: list[Event], before: dict[str, Any], after: dict[str, A
         named = set(card_strings(event.public))
         if event.type == "round_over":
             named -= {card for hand in after["hands"] for card in hand}
+        if event.type == "reveal":  # D20: a reveal step shows a hand to everyone, by design
+            named -= set(event.public["hand"])
+        if event.type == "discard":  # laid face up; a later step may reshuffle them (D17)
+            named -= set(event.public["cards"])
         assert named <= seen_by_all, event
         if event.type == "draw":  # the drawn cards, to the drawer only
             assert set(event.private) <= {event.public["seat"]}, event
@@ -310,6 +360,9 @@ def check_events(events: list[Event], before: dict[str, Any], after: dict[str, A
                 assert len(private["cards"]) == event.public["count"]
         elif event.type == "challenge":  # the challenged hand, to the challenger only (R5.4)
             assert set(event.private) <= {event.public["seat"]}, event
+        elif event.type == "give":  # D20: the card given, to the giver and the receiver only
+            assert set(event.private) == {event.public["seat"], event.public["to"]}, event
+            assert all(set(private) == {"card"} for private in event.private.values())
         else:
             assert not event.private, event
         for seat in range(players):
@@ -538,14 +591,14 @@ def check_uno_variant(game: Game, seat: int, move: Move, listed: list[Move]) -> 
     if move.kind != PLAY:
         return
     left = copy.hand_sizes()[seat]
-    said = Move.make(PLAY, move.card, move.color, move.target, move.arg, uno=True)
-    plain = Move.make(PLAY, move.card, move.color, move.target, move.arg, uno=False)
+    said = Move.make(PLAY, move.card, move.color, move.target, move.arg, True, move.gift)
+    plain = Move.make(PLAY, move.card, move.color, move.target, move.arg, False, move.gift)
     assert (said in listed) == (left == 1), (str(move), left)
     assert plain in listed, str(move)
     rules = game.rules
     replaced = move.card == card_from_code("WS") or (  # D4: the hand is replaced
         rules.seven_zero and move.card < WILD and move.card % 13 in (0, 7)) or (
-        move.card == card_from_code("WC") and rules.custom_rule == "pass_hands")
+        move.card == WILD_CUSTOM and (rules.custom.has("pass_hands") or rules.custom.has("swap")))
     if left == 1:
         if move.uno or (seat in game.uno and not replaced):
             assert seat in copy.uno and seat not in copy.catchable, str(move)
@@ -858,7 +911,7 @@ def test_loaded_positions_have_legal_moves(case: tuple[dict[str, Any], Rules, in
 
 
 @fast(60)
-@given(setups(BOUNDED_RULES))
+@given(setups(BOUNDED_RULES, "bounded"))
 def test_rounds_end(setup: Setup) -> None:
     prop_rounds_end(setup)
 
@@ -887,11 +940,13 @@ def test_undo(setup: Setup) -> None:
     prop_undo(setup)
 
 
+@fast(40)
 @given(setups())
 def test_event_kinds_and_uno(setup: Setup) -> None:
     prop_event_kinds_and_uno(setup)
 
 
+@fast(30)
 @given(setups())
 def test_views(setup: Setup) -> None:
     prop_views(setup)
@@ -932,7 +987,7 @@ SLOW_PROPERTIES = [
     (prop_cards_conserved_partial, partial_positions(), 2000),
     (prop_cards_conserved_deal, stacked_deals(), 1000),
     (prop_partial_positions, partial_positions(), 500),
-    (prop_rounds_end, setups(BOUNDED_RULES), 1000),
+    (prop_rounds_end, setups(BOUNDED_RULES, "bounded"), 1000),
     (prop_legal_moves, setups(), 300),
     (prop_replays, setups(), 600),
     (prop_notation, setups(), 600),

@@ -29,6 +29,7 @@ from ..engine.cards import (
     WILD_SWAP,
     card_from_code,
 )
+from ..engine.custom import CustomRule
 from ..engine.moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO
 from .base import BOT_LEVELS, Bot, _seat_of
 from .knowledge import CardTracker
@@ -364,7 +365,30 @@ class MediumBot(ViewBot):
             return 8 - 0.5 * sizes[move.target]
         if rule == "pass_hands":
             return 6 * (after - sizes[(seat - direction) % len(sizes)])
-        return 0
+        if isinstance(rule, str):
+            return 0
+        return _family_rule_bonus(rule, move, hand, sizes)
+
+
+def _family_rule_bonus(rule: CustomRule, move: Move, hand: list[int],
+                       sizes: list[int]) -> float:
+    """A rough worth of a family's rule for its player: others drawing or losing turns is
+    good, drawing oneself bad; a card given or discarded sheds it."""
+    score = 0.0
+    for step in rule.steps:
+        if step.what == "draw":
+            others = {"next": 1, "chosen": 1, "others": len(sizes) - 1,
+                      "everyone": len(sizes) - 2, "self": -1}[step.who]
+            score += 2 * others * step.count
+        elif step.what in ("skip", "play_again"):
+            score += 6
+        elif step.what == "discard_color":
+            score += 6 * sum(1 for c in hand if c < WILD and CARD_COLOR[c] == move.arg)
+        elif step.what == "give":
+            score += 4 + (CARD_POINTS[move.gift] / 10 if move.gift >= 0 else 0)
+        elif step.what == "swap" and move.target >= 0:
+            score += 6 * (len(hand) - 1 - sizes[move.target])
+    return score
 
 BOT_LEVELS["easy"] = EasyBot
 BOT_LEVELS["medium"] = MediumBot

@@ -237,7 +237,12 @@ def _play_move(game: Game, seat: int, card: int, color: int, arguments: PlayArgu
         return _PLAIN[card] if card < WILD else _WILD_PLAYS[card][color]
     target = _smallest_other(game, seat) if arguments.seat is not None else -1
     discard = (color + 1) % 4 if arguments.discard_color else -1
-    return Move.make(PLAY, card, color if arguments.color else -1, target, discard)
+    gift = -1
+    if arguments.give_card:  # give away the card worth most (none when it is the last card)
+        held = list(game.card_hands[seat])
+        held.remove(card)
+        gift = max(held, key=CARD_POINTS.__getitem__, default=-1)
+    return Move.make(PLAY, card, color if arguments.color else -1, target, discard, gift=gift)
 
 
 def _smallest_other(game: Game, seat: int) -> int:

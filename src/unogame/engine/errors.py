@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from .cards import NotationError
-from .rules import RulesError
+
+
+class RulesError(ValueError):
+    """An unknown rule option or a value it cannot take."""
 
 
 class IllegalMoveError(ValueError):

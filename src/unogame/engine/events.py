@@ -74,7 +74,15 @@ EVENT_KINDS: Final[tuple[EventKind, ...]] = (
     EventKind("swap", "two seats swap hands (R5.6, seven_zero 7)", ("seats",)),
     EventKind("pass_hands", "every hand moves on in the direction of play (seven_zero 0, "
               "pass_hands)", ("direction",)),
-    EventKind("custom", "a Wild Customizable's rule takes effect (R5.7)", ("seat", "rule")),
+    EventKind("custom", "a Wild Customizable's rule takes effect (R5.7): rule is the preset "
+              "name, or composed / table for a family's rule, announced with its name, text "
+              "and steps (DECISIONS.md D20)", ("seat", "rule"), ("name", "text", "steps")),
+    EventKind("reverse", "a family's rule reverses the direction of play (D17)",
+              ("seat", "direction")),
+    EventKind("reveal", "a family's rule shows a seat's hand to everyone (D17: public by "
+              "design)", ("seat", "hand")),
+    EventKind("give", "a family's rule: seat gives one card to seat to; only those two see "
+              "which card (D17)", ("seat", "to", "count"), (), ("card",)),
     EventKind("discard", "a seat discards every card of the colour it named (discard_color)",
               ("seat", "cards")),
     EventKind("reshuffle", "the discard pile but its top card becomes the draw pile (R4.5)",

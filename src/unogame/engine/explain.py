@@ -5,7 +5,17 @@ Legality itself is decided by :meth:`Game.legal_moves`; this module only explain
 
 from __future__ import annotations
 
-from .cards import CARD_CODE, CARD_RANK, COLORS, DRAW_TWO, WILD, WILD_DRAW_FOUR, WILD_SWAP
+from .cards import (
+    CARD_CODE,
+    CARD_RANK,
+    COLORS,
+    DRAW_TWO,
+    WILD,
+    WILD_CUSTOM,
+    WILD_DRAW_FOUR,
+    WILD_SWAP,
+)
+from .custom_play import gift_problem
 from .moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move, play_arguments
 from .state import GameState
 
@@ -92,6 +102,7 @@ def _play_reason(game: GameState, seat: int, move: Move) -> str:
     arguments = play_arguments(card, rules)
     seven = card < WILD and CARD_RANK[card] == 7
     wants_seat = arguments.seat is not None
+    custom = rules.custom if card == WILD_CUSTOM else None
     if wants_seat and move.target < 0:
         rule = "R5.6" if card == WILD_SWAP else ("seven_zero" if seven else "R5.7")
         return f"{rule}: {code} needs the seat to act on (play {code} ... SEAT)"
@@ -106,6 +117,12 @@ def _play_reason(game: GameState, seat: int, move: Move) -> str:
         return "R5.7, discard_color: name the colour to discard (play WC COLOUR DISCARD)"
     if not wants_color_arg and move.arg >= 0:
         return f"{code} takes no second colour here"
+    if custom is not None:
+        problem = gift_problem(custom, hand, move)
+        if problem is not None:
+            return problem if problem.startswith("R") else f"{code} {problem}"
+    elif move.gift >= 0:
+        return f"{code} takes no card to give"
     if move.uno:
         return "R6.1: UNO is said with a play only when it leaves you one card"
     if card < WILD and CARD_RANK[card] == DRAW_TWO:

@@ -40,6 +40,7 @@ from .cards import (
     WILD_SWAP,
     full_deck,
 )
+from .custom_play import Mechanics, apply_rule, plays
 from .errors import IllegalMoveError, PositionError
 from .events import Event
 from .explain import explain
@@ -98,7 +99,7 @@ def _play_shapes(rules: Rules) -> tuple[int, ...]:
     if shapes is None:
         def shape(card: int) -> int:
             arguments = play_arguments_table(rules)[card]
-            if arguments.seat is not None or arguments.discard_color or arguments.passes_hands:
+            if not arguments.simple:
                 return _SPECIAL  # a seat or colour argument, or an UNO that depends on it
             return _COLOR_ONLY if arguments.color else _PLAIN
 
@@ -172,6 +173,7 @@ class Game:
         if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise PositionError(f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS} (R1.3)")
         self.rules: Rules = rules if rules is not None else Rules()
+        self.rules.custom.check_players(players, self.rules.two_player_reverse_skips)
         self._shapes = _play_shapes(self.rules)
         self._arguments = play_arguments_table(self.rules)
         self.seed: int = seed
@@ -579,6 +581,13 @@ class Game:
                 if size == 2:
                     moves.extend(_WILD_PLAYS_UNO[card])
             return
+        if card == WILD_CUSTOM:  # its rule's steps say what the play names (custom_play.py)
+            for move, after in plays(self.rules.custom, self.players, self.direction,
+                                     self.card_hands, seat,
+                                     len(self.draw_cards) + len(self.discard_cards),
+                                     self._size_by_copy):
+                self._add(moves, move, after)
+            return
         colors = range(4) if arguments.color else (-1,)
         if arguments.seat is not None:
             swap = arguments.seat == SWAP_SEAT
@@ -829,54 +838,31 @@ class Game:
                 self.catchable_seats.add(changed_seat)
 
     def _custom(self, seat: int, move: Move, events: list[Event] | None) -> tuple[int, ...]:
-        """The Wild Customizable's rule (R5.7, DECISIONS.md catalogue)."""
-        rule = self.rules.custom_rule
-        count = self.rules.custom_count
-        players = self.players
-        direction = self.direction
-        following = (seat + direction) % players
-        if events is not None and rule != "none":
-            events.append(Event("custom", {"seat": seat, "rule": rule}))
-        if rule == "others_draw":
-            for step in range(1, players):
-                self._give((seat + step * direction) % players, count, events, "custom")
-            self.turn = following
-        elif rule == "next_draw_skip":
-            self._give(following, count, events, "custom")
-            self._skip_to_next(following, events)
-        elif rule == "skip":
-            for step in range(1, count + 1):
-                if events is not None:
-                    skipped = (seat + step * direction) % players
-                    events.append(Event("skip", {"seat": skipped}))
-            self.turn = (seat + (count + 1) * direction) % players
-        elif rule == "play_again":
-            self.turn = seat
-        elif rule == "discard_color":
-            hand = self.card_hands[seat]
-            discarded = [card for card in hand if CARD_COLOR[card] == move.arg]
-            if discarded:
-                self.card_hands[seat] = [card for card in hand if CARD_COLOR[card] != move.arg]
-                top = self.discard_cards.pop()
-                self.discard_cards.extend(discarded)
-                self.discard_cards.append(top)
-            if events is not None:
-                events.append(Event("discard", {"seat": seat,
-                                                "cards": [CARD_CODE[c] for c in discarded]}))
-            if not self.card_hands[seat]:
-                self._end_round(seat, WILD_CUSTOM, 0, events)
-                return ()
-            self.turn = following
-        elif rule == "pass_hands":
-            self._pass_hands(events)
-            self.turn = following
-            return tuple(range(players))
-        elif rule == "chosen_draw":
-            self._give(move.target, count, events, "custom")
-            self.turn = following
-        else:  # "none": a plain wild
-            self.turn = following
-        return (seat,)
+        """The Wild Customizable's rule (R5.7; custom.py, custom_play.py)."""
+        return apply_rule(self.rules.custom, self, self._mechanics(), seat, move, events)
+
+    def _mechanics(self) -> Mechanics:
+        """What a Wild Customizable rule may do to this game (custom_play.Mechanics)."""
+
+        def put_under_top(cards: list[int]) -> None:
+            self.discard_cards[-1:-1] = cards
+
+        def receive(seat: int, card: int) -> None:
+            self.card_hands[seat].append(card)
+            self.uno_seats.discard(seat)
+            self.catchable_seats.discard(seat)
+
+        return Mechanics(
+            hand=lambda seat: self.card_hands[seat], give=self._give, swap=self._swap,
+            pass_hands=self._pass_hands, put_under_top=put_under_top, receive=receive,
+            end_round=lambda seat, events: self._end_round(seat, WILD_CUSTOM, 0, events),
+        )
+
+    def _size_by_copy(self, seat: int, move: Move) -> int:
+        """``seat``'s hand size after ``move``, played on a copy (custom_play.size_after)."""
+        other = self._clone(history=False)
+        other._apply(seat, move, None)
+        return len(other.card_hands[seat])
 
     def _draw_move(self, seat: int, events: list[Event] | None) -> None:
         pending = self.pending

@@ -33,7 +33,7 @@ from .cards import (
     color_from_letter,
     is_wild,
 )
-from .rules import CUSTOM_RULES_WITH_COLOR, CUSTOM_RULES_WITH_SEAT, Rules
+from .rules import Rules
 
 PLAY: Final = 0
 DRAW: Final = 1
@@ -48,23 +48,26 @@ TURN_KINDS: Final = frozenset({PLAY, DRAW, PASS, CHALLENGE, ACCEPT, COLOR})
 """Moves that start or continue a turn; they close every catch window (D1)."""
 
 MAX_SEATS: Final = 10
+_CARD_WORDS: Final = frozenset(CARD_CODE)
 
 
 def encode(kind: int, card: int = -1, color: int = -1, target: int = -1, arg: int = -1,
-           uno: bool = False) -> int:
-    """Pack a move into its ``code``: kind, card, colour, seat, colour argument, uno flag."""
+           uno: bool = False, gift: int = -1) -> int:
+    """Pack a move into its ``code``: kind, card, colour, seat, colour argument, uno flag,
+    the card a Wild Customizable rule gives."""
     return (kind | (card + 1) << 3 | (color + 1) << 9 | (target + 1) << 12 | (arg + 1) << 16
-            | uno << 19)
+            | uno << 19 | (gift + 1) << 20)
 
 
 class Move:
-    """One move of the notation: ``play R7``, ``play WS B 2 uno``, ``draw``, ``catch 1``...
+    """One move of the notation: ``play R7``, ``play WS B 2 uno``, ``draw``, ``catch 1``,
+    ``play WC R 2 G7`` (a custom rule giving G7 to seat 2)...
 
     Build moves with :meth:`parse` or :meth:`from_code`; equal moves are the same object.
     Fields are ``-1`` when a move does not have them.
     """
 
-    __slots__ = ("arg", "card", "code", "color", "kind", "target", "text", "uno")
+    __slots__ = ("arg", "card", "code", "color", "gift", "kind", "target", "text", "uno")
     _interned: ClassVar[dict[int, Move]] = {}
 
     code: int
@@ -74,6 +77,7 @@ class Move:
     target: int
     arg: int
     uno: bool
+    gift: int
     text: str
 
     def __init__(self, code: int) -> None:
@@ -84,6 +88,7 @@ class Move:
         self.target = (code >> 12 & 15) - 1
         self.arg = (code >> 16 & 7) - 1
         self.uno = bool(code >> 19 & 1)
+        self.gift = (code >> 20 & 63) - 1
         self.text = self._format()
 
     @classmethod
@@ -96,9 +101,9 @@ class Move:
 
     @classmethod
     def make(cls, kind: int, card: int = -1, color: int = -1, target: int = -1, arg: int = -1,
-             uno: bool = False) -> Move:
+             uno: bool = False, gift: int = -1) -> Move:
         """The interned move with these fields."""
-        return cls.from_code(encode(kind, card, color, target, arg, uno))
+        return cls.from_code(encode(kind, card, color, target, arg, uno, gift))
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -143,15 +148,17 @@ class Move:
                 )
             color = color_from_letter(rest[0])
             rest = rest[1:]
-        target = arg = -1
+        target = arg = gift = -1
         for word in rest:
             if word.isdigit() and target < 0:
                 target = _seat(text, word)
             elif len(word) == 1 and word.upper() in COLORS and arg < 0 and is_wild(card):
                 arg = color_from_letter(word)
+            elif card == WILD_CUSTOM and gift < 0 and word.upper() in _CARD_WORDS:
+                gift = card_from_code(word)  # a card a custom rule gives (DECISIONS.md)
             else:
                 raise NotationError(f"{text!r}: unexpected {word!r}")
-        return cls.make(PLAY, card, color, target, arg, uno)
+        return cls.make(PLAY, card, color, target, arg, uno, gift)
 
     def _format(self) -> str:
         kind = self.kind
@@ -163,6 +170,8 @@ class Move:
                 parts.append(COLORS[self.arg])
             if self.target >= 0:
                 parts.append(str(self.target))
+            if self.gift >= 0:
+                parts.append(CARD_CODE[self.gift])
             if self.uno:
                 parts.append("uno")
             return " ".join(parts)
@@ -210,6 +219,8 @@ SWAP_SEAT: Final = "swap"
 """The chosen seat's hand is swapped with the player's (R5.6 Wild Swap Hands, seven_zero 7)."""
 DRAW_SEAT: Final = "draw"
 """The chosen seat draws cards (R5.7 ``chosen_draw``)."""
+CHOSEN_SEAT: Final = "chosen"
+"""The chosen seat is acted on by a family's rule in more ways (DECISIONS.md D18)."""
 
 SEAT_PURPOSE: Final[dict[str, str]] = {
     CARD_CODE[WILD_SWAP]: SWAP_SEAT,
@@ -226,23 +237,31 @@ class PlayArguments:
 
     color: bool
     """A colour to name: every wild card (``play W G``)."""
-    seat: Literal["swap", "draw"] | None
-    """A seat to act on, and what happens to it (``SWAP_SEAT`` or ``DRAW_SEAT``)."""
+    seat: Literal["swap", "draw", "chosen"] | None
+    """A seat to act on, and what happens to it (``SWAP_SEAT``, ``DRAW_SEAT`` or, for a
+    family's rule acting on the chosen seat in other ways, ``CHOSEN_SEAT``)."""
     discard_color: bool
     """A second colour, the one to discard (``discard_color``: ``play WC G R``)."""
     passes_hands: bool
     """No argument, but every hand moves on (``seven_zero`` 0, ``pass_hands``)."""
+    give_card: bool = False
+    """A card to give, held besides the played card (a family's rule: ``play WC G 2 R7``)."""
+    changes_hand: bool = False
+    """The player's own hand changes beyond the card played (a Wild Customizable rule that
+    swaps, passes, discards, gives or draws for its player): ``uno`` depends on it (D3)."""
     simple: bool = field(init=False, repr=False, compare=False)
-    """No seat, no discard colour, no passing of hands: a colour at most (the hot case)."""
+    """No seat, no discard colour, no passing of hands, no card to give, no change of the
+    player's hand: a colour at most (the hot case)."""
 
     def __post_init__(self) -> None:
-        simple = self.seat is None and not self.discard_color and not self.passes_hands
+        simple = (self.seat is None and not self.discard_color and not self.passes_hands
+                  and not self.give_card and not self.changes_hand)
         object.__setattr__(self, "simple", simple)
 
     def to_dict(self) -> dict[str, object]:
         """The arguments as JSON (for front ends)."""
         return {"color": self.color, "seat": self.seat, "discard_color": self.discard_color,
-                "passes_hands": self.passes_hands}
+                "passes_hands": self.passes_hands, "give_card": self.give_card}
 
 
 _TABLES: dict[Rules, tuple[PlayArguments, ...]] = {}
@@ -253,12 +272,17 @@ def play_arguments(card: int, rules: Rules) -> PlayArguments:
     (the engine's legal moves, its explanations, the bots and the front ends use it).
 
     >>> from .cards import card_from_code as card
-    >>> play_arguments(card("WS"), Rules())
-    PlayArguments(color=True, seat='swap', discard_color=False, passes_hands=False)
+    >>> play_arguments(card("WS"), Rules())  # doctest: +NORMALIZE_WHITESPACE
+    PlayArguments(color=True, seat='swap', discard_color=False, passes_hands=False,
+                  give_card=False, changes_hand=False)
     >>> [play_arguments(card("R7"), rules).seat for rules in (Rules(), Rules(seven_zero=True))]
     [None, 'swap']
     >>> play_arguments(card("WC"), Rules(custom_rule="discard_color")).discard_color
     True
+    >>> from .custom import CustomRule, Step
+    >>> gift = Rules(custom_rule=CustomRule((Step("chosen", "give"),), "A present"))
+    >>> play_arguments(card("WC"), gift).seat, play_arguments(card("WC"), gift).give_card
+    ('chosen', True)
     """
     return play_arguments_table(rules)[card]
 
@@ -273,14 +297,24 @@ def play_arguments_table(rules: Rules) -> tuple[PlayArguments, ...]:
 
 
 def _arguments(card: int, rules: Rules) -> PlayArguments:
+    if card == WILD_CUSTOM:
+        return _custom_arguments(rules)
     rank = CARD_RANK[card]
-    custom = rules.custom_rule if card == WILD_CUSTOM else None
-    seat: Literal["swap", "draw"] | None = None
+    seat: Literal["swap"] | None = None
     if card == WILD_SWAP or (card < WILD and rules.seven_zero and rank == 7):
         seat = SWAP_SEAT
-    elif custom in CUSTOM_RULES_WITH_SEAT:
-        seat = DRAW_SEAT
-    return PlayArguments(
-        color=card >= WILD, seat=seat, discard_color=custom in CUSTOM_RULES_WITH_COLOR,
-        passes_hands=custom == "pass_hands" or (card < WILD and rules.seven_zero and rank == 0),
-    )
+    return PlayArguments(color=card >= WILD, seat=seat, discard_color=False,
+                         passes_hands=card < WILD and rules.seven_zero and rank == 0)
+
+
+def _custom_arguments(rules: Rules) -> PlayArguments:
+    """The Wild Customizable's arguments: what its rule's steps need (custom.py, D18)."""
+    rule = rules.custom
+    chosen = {step.what for step in rule.steps if step.who == "chosen"}
+    seat: Literal["swap", "draw", "chosen"] | None = None
+    if chosen:
+        seat = SWAP_SEAT if chosen == {"swap"} else DRAW_SEAT if chosen == {"draw"} else (
+            CHOSEN_SEAT)
+    return PlayArguments(color=True, seat=seat, discard_color=rule.needs_color,
+                         passes_hands=rule.has("pass_hands"), give_card=rule.needs_card,
+                         changes_hand=rule.changes_own_hand)

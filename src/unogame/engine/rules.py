@@ -4,16 +4,21 @@
 {}
 >>> Rules.from_dict({"stacking": True, "custom_rule": "skip"}).to_dict()
 {'stacking': True, 'custom_rule': 'skip'}
+>>> Rules.from_dict({"custom_rule": {"name": "Claps", "text": "everyone claps"}}).custom.steps
+()
 >>> Rules.from_dict({"stakcing": True})
 Traceback (most recent call last):
 ...
-unogame.engine.rules.RulesError: unknown rule option 'stakcing'
+unogame.engine.errors.RulesError: unknown rule option 'stakcing'
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Final
+
+from .custom import CustomRule, rule_of
+from .errors import RulesError
 
 CUSTOM_RULES: Final = {
     "none": "a plain wild: only the colour is chosen",
@@ -29,10 +34,6 @@ CUSTOM_RULES: Final = {
 
 CUSTOM_RULES_WITH_SEAT: Final = frozenset({"chosen_draw"})
 CUSTOM_RULES_WITH_COLOR: Final = frozenset({"discard_color"})
-
-
-class RulesError(ValueError):
-    """An unknown rule option or a value it cannot take."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +54,9 @@ class Rules:
     """R6.2: cards drawn by a player caught without saying UNO."""
     two_player_reverse_skips: bool = True
     """R5.2: with two players a Reverse acts like a Skip."""
-    custom_rule: str = "none"
-    """R5.7: the Wild Customizable rule, a name from CUSTOM_RULES."""
+    custom_rule: str | CustomRule = "none"
+    """R5.7: the Wild Customizable rule: a preset name from CUSTOM_RULES, or a family's own
+    rule (``custom.CustomRule``; JSON: an object with name, text and steps)."""
     custom_count: int = 2
     """R5.7: N in the custom rules that draw or skip."""
     seven_zero: bool = False
@@ -67,6 +69,11 @@ class Rules:
     def __post_init__(self) -> None:
         for field in fields(self):
             value = getattr(self, field.name)
+            if field.name == "custom_rule" and isinstance(value, CustomRule):
+                if value.preset:
+                    raise RulesError(f"write the preset {value.preset!r} by its name")
+                value.check()
+                continue
             expected = bool if field.type in ("bool", bool) else (
                 int if field.type in ("int", int) else str
             )
@@ -82,7 +89,7 @@ class Rules:
             raise RulesError("uno_penalty must be from 0 to 20")
         if not 1 <= self.custom_count <= 20:
             raise RulesError("custom_count must be from 1 to 20")
-        if self.custom_rule not in CUSTOM_RULES:
+        if isinstance(self.custom_rule, str) and self.custom_rule not in CUSTOM_RULES:
             raise RulesError(
                 f"unknown custom_rule {self.custom_rule!r} "
                 f"(one of: {', '.join(CUSTOM_RULES)})"
@@ -99,9 +106,21 @@ class Rules:
         for key in options:
             if key not in names:
                 raise RulesError(f"unknown rule option {key!r}")
+        if not isinstance(options.get("custom_rule", ""), str):  # a family's rule (D16)
+            custom = options["custom_rule"]
+            if not isinstance(custom, CustomRule):
+                options = {**options, "custom_rule": CustomRule.from_dict(custom)}
         return cls(**options)
 
+    @property
+    def custom(self) -> CustomRule:
+        """The Wild Customizable rule as steps (a preset expanded with ``custom_count``)."""
+        return rule_of(self.custom_rule, self.custom_count)
+
     def to_dict(self) -> dict[str, Any]:
-        """The options that differ from the defaults."""
+        """The options that differ from the defaults (a family's rule as its JSON object)."""
         default = asdict(Rules())
-        return {key: value for key, value in asdict(self).items() if default[key] != value}
+        options = {field.name: getattr(self, field.name) for field in fields(self)}
+        if not isinstance(self.custom_rule, str):
+            options["custom_rule"] = self.custom_rule.to_dict()
+        return {key: value for key, value in options.items() if default[key] != value}

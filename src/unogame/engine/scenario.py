@@ -64,6 +64,8 @@ def load_scenario(document: Any) -> tuple[Game, list[tuple[int, str]]]:
             game = Game.deal(players, deal.get("dealer", players - 1), deal["deck"], rules, seed)
     except PositionError as error:
         raise ScenarioError(f"{'state' if has_state else 'deal'}: {error}") from None
+    except RulesError as error:  # a custom rule that makes no sense with these players
+        raise ScenarioError(f"rules: {error}") from None
     actions = document.get("actions", [])
     if not isinstance(actions, list):
         raise ScenarioError("'actions' must be a list of [seat, \"move\"] pairs")

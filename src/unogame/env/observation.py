@@ -120,7 +120,8 @@ def rules_features(rules: Rules) -> npt.NDArray[np.float32]:
     for index, name in enumerate(RULE_FLAGS):
         out[index] = float(getattr(rules, name))
     base = len(RULE_FLAGS)
-    out[base + _CUSTOM[rules.custom_rule]] = 1.0
+    if isinstance(rules.custom_rule, str):  # a family's own rule (issue 14) has no one-hot yet
+        out[base + _CUSTOM[rules.custom_rule]] = 1.0
     base += len(CUSTOM_RULES)
     out[base] = rules.hand_size / 20
     out[base + 1] = rules.uno_penalty / 20

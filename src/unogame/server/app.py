@@ -97,8 +97,8 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))
 
-    def error(self, code: str, message: str) -> None:
-        self.send({"type": "error", "code": code, "message": message})
+    def error(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+        self.send({"type": "error", "code": code, "message": message, **(details or {})})
 
     def rate_ok(self) -> bool:
         now = time.monotonic()
@@ -193,7 +193,7 @@ class Server:
             if inspect.isawaitable(done):
                 await done
         except RoomError as error:
-            conn.error(error.code, error.message)
+            conn.error(error.code, error.message, error.details)
         except StorageError as error:  # nothing was stored, so nothing changed
             log.warning("%s not saved: %s", message["type"], error)
             conn.error("not_saved", "the game could not be saved; nothing changed, try again")

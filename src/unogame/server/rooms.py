@@ -21,6 +21,17 @@ from typing import Any, Final
 
 from ..bots.base import BOT_LEVELS
 from ..engine import CUSTOM_RULES, Event, Game, Rules
+from ..engine.custom import (
+    ALLOWED_WHO,
+    COUNT_RANGE,
+    MAX_NAME,
+    MAX_STEPS,
+    MAX_TEXT,
+    PRESET_STEPS,
+    WHAT,
+    WHO,
+    CustomRuleError,
+)
 from ..engine.errors import PositionError, RulesError
 from ..engine.events import event_kinds_json
 from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
@@ -55,10 +66,21 @@ LOBBY: Final = "lobby"
 class RoomError(Exception):
     """A request the room refuses; ``code`` is a key the client translates."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.details = details or {}
+        """More for the client to translate (a refused custom rule: its reason and fields)."""
+
+
+def rules_error(error: RulesError | TypeError, prefix: str = "") -> RoomError:
+    """A rule option refused: a family's Wild Customizable rule says why by its reason key
+    (the client shows ``common.custom_error.KEY`` in its language)."""
+    if isinstance(error, CustomRuleError):
+        return RoomError("bad_rule", f"{prefix}{error}",
+                         {"reason": error.key, "fields": error.fields})
+    return RoomError("bad_settings", f"{prefix}{error}")
 
 
 def default_bot_level() -> str:
@@ -111,11 +133,13 @@ def parse_settings(data: dict[str, Any]) -> dict[str, Any]:
     try:
         rules = Rules.from_dict(rules_data)
     except (RulesError, TypeError) as error:
-        raise RoomError("bad_settings", f"rules: {error}") from None
+        raise rules_error(error, "rules: ") from None
     try:  # the engine's own limits: every seat taken must still be dealt
         Game.new(seats, rules, 0)
-    except (PositionError, RulesError) as error:
+    except PositionError as error:
         raise RoomError("bad_settings", str(error)) from None
+    except RulesError as error:  # a family's rule that makes no sense with these seats
+        raise rules_error(error) from None
     timer = data.get("timer", 0)
     if type(timer) is not int or not (timer == 0 or 5 <= timer <= 600):
         raise RoomError("bad_settings", "timer must be 0 (off) or 5 to 600 seconds")
@@ -731,4 +755,18 @@ def meta() -> dict[str, Any]:
     return {"bot_levels": list(BOT_LEVELS), "default_bot_level": default_bot_level(),
             "custom_rules": list(CUSTOM_RULES), "rules": asdict(Rules()),
             "min_seats": MIN_PLAYERS, "max_seats": MAX_PLAYERS,
-            "seat_purpose": SEAT_PURPOSE, "event_kinds": event_kinds_json()}
+            "seat_purpose": SEAT_PURPOSE, "event_kinds": event_kinds_json(),
+            "custom_composer": composer_json()}
+
+
+def composer_json() -> dict[str, Any]:
+    """What the Wild Customizable rule builder offers (engine/custom.py, DECISIONS.md D17):
+    the steps, who each can act on, the counts, the limits, and every preset's steps
+    (``count`` null where it is the rules' ``custom_count``)."""
+    return {"who": list(WHO), "what": list(WHAT),
+            "allowed_who": {what: list(who) for what, who in ALLOWED_WHO.items()},
+            "count_range": {what: list(bounds) for what, bounds in COUNT_RANGE.items()},
+            "max_steps": MAX_STEPS, "max_name": MAX_NAME, "max_text": MAX_TEXT,
+            "presets": {name: [{"who": who, "what": what, "count": None if counted else 1}
+                               for who, what, counted in PRESET_STEPS[name]]
+                        for name in CUSTOM_RULES}}

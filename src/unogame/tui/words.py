@@ -14,8 +14,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..engine.custom import CustomRule, Step
 from ..i18n import translate
+from ..i18n.custom_text import describe
 from .cards import card_label
+
+
+def rule_line(rule: CustomRule, lang: str) -> str:
+    """A family's rule in one line: name, explanation, and its text in quotes.
+
+    >>> grandma = CustomRule((Step("others", "draw"), Step("next", "skip")), "Grandma's rule")
+    >>> rule_line(grandma, "en")
+    "Grandma's rule: Every other player draws 1, then the next player is skipped"
+    """
+    line = f"{rule.name}: {describe(rule, lang)}"
+    return f"{line} — “{rule.text}”" if rule.text else line
 
 
 class Words:
@@ -47,6 +60,15 @@ class Words:
     def custom_words(self, rule: str) -> str:
         return self.t(f"tui.custom.{rule}", count=self.custom_count)
 
+    def announced(self, event: dict[str, Any]) -> str:
+        """A Wild Customizable's announcement: a preset in words, or a family's rule by
+        its name, its explanation and its text (DECISIONS.md D20)."""
+        if "name" not in event:
+            return self.custom_words(event["rule"])
+        rule = CustomRule(tuple(Step(**step) for step in event["steps"]), event["name"],
+                          event.get("text", ""))
+        return rule_line(rule, self.lang)
+
     def event_line(self, event: dict[str, Any]) -> str | None:
         """One log line for an event as the viewer sees it (``None``: not worth a line)."""
         kind = event["type"]
@@ -76,7 +98,16 @@ class Words:
             first, second = event["seats"]
             return t("tui.log.swap", a=self.seat_name(first), b=self.seat_name(second))
         if kind == "custom":
-            return t("tui.log.custom", name=name, rule=self.custom_words(event["rule"]))
+            return t("tui.log.custom", name=name, rule=self.announced(event))
+        if kind == "reverse":
+            return t("tui.log.reverse", name=name)
+        if kind == "reveal":
+            return t("tui.log.reveal", name=name, cards=self.cards_words(event["hand"]))
+        if kind == "give":
+            if "card" in event:
+                return t("tui.log.give_card", name=name, to=self.seat_name(event["to"]),
+                         card=card_label(event["card"]))
+            return t("tui.log.give", name=name, to=self.seat_name(event["to"]))
         if kind == "discard":
             return t("tui.log.discard", name=name, cards=self.cards_words(event["cards"]))
         if kind == "reshuffle":

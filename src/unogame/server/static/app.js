@@ -3,6 +3,7 @@
 // the project's notation together with the version of the position they were made on.
 
 import { PATTERN_DEFS, backSVG as backMarkup, cardSVG as cardMarkup, colorBadge as badgeMarkup, splitCode } from "./cards.js";
+import { builderAction, builderInput, builderView, chosenRule, describeRule, refreshExplanation, refusalText } from "./custom_rule.js";
 
 const COLORS = ["R", "Y", "G", "B"];
 const BOT_MARK = "🤖 ";
@@ -171,6 +172,8 @@ function onMessage(message) {
       setCountdowns(message);
       S.log = message.log.slice();
       S.roundOver = [...S.log].reverse().find((e) => e.type === "round_over") ?? null;
+      S.announce = null;
+      for (const event of S.log) if (event.type === "custom" || event.type === "play" || event.type === "pass" || event.type === "draw") onEvent(event);
       S.dialog = null;
       trackChanges(true);
       break;
@@ -216,6 +219,9 @@ setInterval(() => {
 }, 500);
 
 function onEvent(event) {
+  // A Wild Customizable's rule is shown until the next turn starts.
+  if (event.type === "play" || event.type === "pass" || (event.type === "draw" && event.reason === "turn")) S.announce = null;
+  if (event.type === "custom") S.announce = event;
   if (event.type === "round_over") S.roundOver = event;
   if (event.type === "challenge" && event.hand) S.reveal = event;
   if (event.type === "catch" && event.target === S.seat) toast(t("web.toast.caught", { name: seatName(event.seat) }));
@@ -239,6 +245,11 @@ function onError(message) {
   }
   if (message.code === "stale") { toast(t("web.error.stale")); return; }
   const known = S.strings[`web.error.${message.code}`];
+  if (message.code === "bad_rule") {  // the Wild Customizable rule: why, in the reader's language
+    S.homeError = refusalText(message.reason, message.fields ?? {}, t);
+    toast(S.homeError);
+    return;
+  }
   toast(known ? t(`web.error.${message.code}`) : message.message);
 }
 
@@ -296,14 +307,16 @@ function seatName(seat) {
 
 function parseMove(text) {
   const words = text.split(" ");
-  const move = { text, kind: words[0], card: null, color: null, arg: null, target: null, uno: false };
+  const move = { text, kind: words[0], card: null, color: null, arg: null, target: null, gift: null, uno: false };
   if (words[words.length - 1] === "uno" && words.length > 1) { move.uno = true; words.pop(); }
   if (move.kind === "play") {
     move.card = words[1];
     let rest = words.slice(2);
     if (move.card.startsWith("W")) { move.color = rest[0]; rest = rest.slice(1); }
-    for (const word of rest) {
-      if (/^[0-9]+$/.test(word)) move.target = Number(word); else move.arg = word;
+    for (const word of rest) {  // a seat, a colour to discard, a card to give (DECISIONS.md D18)
+      if (/^[0-9]+$/.test(word)) move.target = Number(word);
+      else if (/^[RYGB]$/.test(word)) move.arg = word;
+      else move.gift = word;
     }
   } else if (move.kind === "color") move.color = words[1];
   else if (move.kind === "catch") move.target = Number(words[1]);
@@ -414,13 +427,12 @@ function homeScreen() {
             <button type="button" class="ghost small" data-action="drop-bot" data-index="${i}" aria-label="${t("web.remove")}">✕</button></li>`)}</ul>
           <button type="button" class="small" data-action="more-bots" data-focus="more-bots">+ ${t("web.add_bot")}</button>
         </fieldset>
-        <details><summary>${t("web.house_rules")}</summary>
+        <details id="house-rules" ${S.rulesOpen ? "open" : ""}><summary>${t("web.house_rules")}</summary>
           <div class="rules-form">
           ${bools.map((key) => html`<label class="check"><input type="checkbox" id="rule-${key}" ${rules[key] ? "checked" : ""}> ${t(`common.rule.${key}`)}</label>`)}
           <div class="grid2">${numbers.map(([key, lo, hi]) => html`<label class="field">${t(`common.rule.${key}`)}
             <input type="number" id="rule-${key}" min="${lo}" max="${hi}" value="${rules[key]}"></label>`)}</div>
-          <label class="field">${t("common.rule.custom_rule")}<select id="rule-custom_rule">
-            ${meta.custom_rules.map((name) => html`<option value="${name}">${t(`common.custom.${name}`)}</option>`)}</select></label>
+          ${builderView(html, t, meta.custom_composer, Number(S.form["rule-custom_count"] ?? rules.custom_count))}
           </div>
         </details>
         <button type="submit" class="primary big">${t("web.create")}</button>
@@ -491,9 +503,34 @@ function lobbyScreen() {
 }
 
 function ruleText(key, value) {
-  if (key === "custom_rule") return `${t("common.rule.custom_rule")}: ${t(`common.custom.${value}`)}`;
+  if (key === "custom_rule") return `${t("common.rule.custom_rule")}: ${customRuleText()}`;
   if (typeof value === "boolean") return `${t(`common.rule.${key}`)}${value ? "" : ` (${t("web.off")})`}`;
   return `${t(`common.rule.${key}`)}: ${value}`;
+}
+
+// The room's Wild Customizable rule in words: a preset's explanation, or a family's rule
+// by its name, explanation and text (the name and text are a person's: escaped as text).
+function customRuleText() {
+  const rules = S.roomInfo?.rules ?? {};
+  const rule = rules.custom_rule ?? "none";
+  const explained = describeRule(rule, t, S.meta?.custom_composer, rules.custom_count ?? 2);
+  if (typeof rule === "string") return explained;
+  return `${rule.name}: ${explained}${rule.text ? ` — “${rule.text}”` : ""}`;
+}
+
+// A Wild Customizable's announcement (the custom event) in words.
+function announcedRule(event) {
+  if (!event.name) return describeRule(event.rule, t, S.meta?.custom_composer, S.roomInfo?.rules?.custom_count ?? 2);
+  const explained = describeRule({ steps: event.steps }, t, S.meta?.custom_composer);
+  return `${event.name}: ${explained}${event.text ? ` — “${event.text}”` : ""}`;
+}
+
+// What the seat chosen for a Wild Customizable is for under the room's rule.
+function customSeatPurpose() {
+  const rule = S.roomInfo?.rules?.custom_rule;
+  if (!rule || typeof rule === "string") return S.meta?.seat_purpose?.WC;
+  const chosen = new Set(rule.steps.filter((step) => step.who === "chosen").map((step) => step.what));
+  return chosen.size === 1 && chosen.has("swap") ? "swap" : "chosen";
 }
 
 function gameScreen() {
@@ -535,7 +572,8 @@ function gameScreen() {
     <button class="pile draw-pile ${canDraw ? "can" : ""}" data-move="draw" ${canDraw ? "" : "disabled"} data-focus="draw"
       aria-label="${t("web.draw_pile", { count: view.draw_pile })}${canDraw ? ". " + drawLabel : ""}">
       ${backSVG()}<span class="pile-count">${view.draw_pile}</span></button>
-    <div class="pile discard ${S.topChanged ? "flip" : ""}" role="img" aria-label="${(t("web.top_card", { card: top ? cardName(top) : "-" }))}">
+    <div class="pile discard ${S.topChanged ? "flip" : ""}" role="img" aria-label="${(t("web.top_card", { card: top ? cardName(top) : "-" }))}"
+      ${top === "WC" ? html`title="${customRuleText()}"` : ""}>
       ${top ? cardSVG(top) : ""}</div>
     <div class="table-info">
       <div class="to-match" aria-label="${(t("web.color_to_match", { color: color ? t(`common.color.${color}`) : t("web.color_none") }))}">
@@ -560,7 +598,7 @@ function gameScreen() {
     { ready: game.ready.length, total: waitingFor() })} ${nextRoundCountdown()}</p>` : "";
   return html`<main class="game">
     <ul class="opponents">${opponents}</ul>
-    ${table}${waiting || status}${handSection}${actions}
+    ${table}${waiting || status}${announceBanner()}${handSection}${actions}
     <nav class="game-nav">
       <button class="ghost" data-action="scores" data-focus="scores">${t("web.scoreboard")}</button>
       <button class="ghost" data-action="log" data-focus="log" aria-expanded="${S.showLog}">${t("web.log")}</button>
@@ -568,6 +606,13 @@ function gameScreen() {
     </nav>
     ${S.showLog ? logView() : ""}
     ${overlay}</main>`;
+}
+
+// The last Wild Customizable's rule, until the next turn starts (a table rule is only this).
+function announceBanner() {
+  const event = S.announce;
+  if (!event) return "";
+  return html`<p class="rule-announce" role="status" data-testid="rule-announce">${t("common.custom.played", { name: seatName(event.seat), rule: announcedRule(event) })}</p>`;
 }
 
 function statusText(view, legal) {
@@ -597,8 +642,10 @@ function handView(view, legal, me) {
   const cards = hand.map((code, index) => {
     const playable = plays.has(code);
     const label = `${cardName(code)}${playable ? ", " + t("web.playable") : ""}`;
+    const tip = code === "WC" ? customRuleText() : null;
     return html`<li><button class="card ${playable ? "playable" : deciding ? "dim" : ""} ${S.newCards.has(index) ? "new" : ""}"
-      data-card="${code}" data-focus="card-${index}" aria-label="${(label)}" ${playable ? "" : raw('aria-disabled="true"')}>
+      data-card="${code}" data-focus="card-${index}" aria-label="${(label)}" ${playable ? "" : raw('aria-disabled="true"')}
+      ${tip ? html`title="${tip}"` : ""}>
       ${cardSVG(code)}</button></li>`;
   });
   return html`<section class="hand-wrap" aria-label="${t("web.your_hand", { count: hand.length })}">
@@ -663,8 +710,14 @@ function dialogView(dialog, legal) {
         return html`<button class="seat-choice" data-pick="target:${seat}">${(seatName(seat))}
           <span class="muted">${t("web.cards_n", { count: Array.isArray(count) ? count.length : count })}</span></button>`;
       });
-      const key = S.meta?.seat_purpose?.[dialog.card] === "swap" ? "web.choose_swap" : "web.choose_player";
+      const purpose = dialog.card === "WC" ? customSeatPurpose() : S.meta?.seat_purpose?.[dialog.card];
+      const key = purpose === "swap" ? "web.choose_swap" : "web.choose_player";
       return dialogShell(t(key), html`<div class="seat-grid">${buttons}</div>`);
+    }
+    if (dialog.step === "gift") {
+      const buttons = pick("gift").map((code) => html`<button class="card small gift-choice" data-pick="gift:${code}"
+        aria-label="${cardName(code)}">${cardSVG(code)}</button>`);
+      return dialogShell(t("web.choose_gift"), html`<div class="gift-grid">${buttons}</div>`);
     }
   }
   return "";
@@ -772,7 +825,10 @@ function logLine(event) {
     case "pass": return t("web.log.pass", { name });
     case "swap": return t("web.log.swap", { a: seatName(event.seats[0]), b: seatName(event.seats[1]) });
     case "pass_hands": return t("web.log.pass_hands");
-    case "custom": return t("web.log.custom", { rule: t(`common.custom.${event.rule}`) });
+    case "custom": return t("common.custom.played", { name, rule: announcedRule(event) });
+    case "reverse": return t("web.log.reverse", { name });
+    case "reveal": return t("web.log.reveal", { name, cards: event.hand.map(cardName).join(", ") || "-" });
+    case "give": return t(event.card ? "web.log.give_card" : "web.log.give", { name, to: seatName(event.to), card: event.card ? cardName(event.card) : "" });
     case "discard": return t("web.log.discard", { name, cards: event.cards.map(cardName).join(", ") || "-" });
     case "reshuffle": return t("web.log.reshuffle", { count: event.count });
     case "round_over": return t("web.log.round_over", { name: seatName(event.winner), points: event.points.reduce((a, b) => a + b, 0) });
@@ -819,7 +875,8 @@ function advancePlay(dialog) {
   const variants = dialog.variants;
   if (variants.length === 1) { sendMove(variants[0].text); return; }
   const distinct = (field) => new Set(variants.map((m) => m[field])).size > 1;
-  dialog.step = distinct("color") ? "color" : distinct("arg") ? "arg" : distinct("target") ? "target" : null;
+  dialog.step = distinct("color") ? "color" : distinct("arg") ? "arg" : distinct("target") ? "target"
+    : distinct("gift") ? "gift" : null;
   if (dialog.step === null) { sendMove(variants[0].text); return; }
   S.dialog = dialog;
   render();
@@ -845,6 +902,7 @@ function collectSettings() {
     else if (typeof value === "number") rules[key] = Number(input.value);
     else rules[key] = input.value;
   }
+  rules.custom_rule = chosenRule();
   return {
     name: document.getElementById("room-name").value,
     seats: Number(document.getElementById("seats").value),
@@ -897,6 +955,17 @@ function remember(event) {
 }
 app.addEventListener("change", remember);
 app.addEventListener("input", remember);
+// The house rules stay open while the rule builder redraws the form.
+app.addEventListener("toggle", (event) => {
+  if (event.target.id === "house-rules") S.rulesOpen = event.target.open;
+}, true);
+app.addEventListener("change", (event) => {
+  if (S.meta && builderInput(event.target, S.meta.custom_composer) === true) render();
+});
+app.addEventListener("input", (event) => {
+  if (event.target.dataset.cr === "name" || event.target.dataset.cr === "text") builderInput(event.target, S.meta.custom_composer);
+  if (event.target.id === "rule-custom_count" && S.meta) refreshExplanation(app, t, S.meta.custom_composer, Number(event.target.value));
+});
 
 function restoreForm() {
   for (const [id, value] of Object.entries(S.form)) {
@@ -917,6 +986,7 @@ app.addEventListener("click", (event) => {
   if (target.dataset.pick) { pick(target.dataset.pick); return; }
   const action = target.dataset.action;
   if (!action) return;
+  if (S.meta && builderAction(target, S.meta.custom_composer)) { render(); return; }
   if (action === "home") { event.preventDefault(); leaveRoom(); return; }
   const game = S.game;
   switch (action) {

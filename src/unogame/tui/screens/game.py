@@ -18,6 +18,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...engine import Move
+from ...engine.cards import CARD_CODE
 from ...engine.moves import (
     ACCEPT,
     CATCH,
@@ -38,6 +39,9 @@ from .help import HelpScreen
 
 COLOR_LETTERS = ("R", "Y", "G", "B")
 UNO_MOVE = Move.make(UNO)
+
+_CHOICE_KEYS = "123456789abcdefghijklmnopqrstuvwxyz"
+"""Keys for a list of cards to choose from (a card to give)."""
 
 
 class GameScreen(UnoScreen[None]):
@@ -356,6 +360,14 @@ class GameScreen(UnoScreen[None]):
         if len(args) > 1:
             self.ask(self.t("tui.choice.discard_color"), self._color_options(args),
                      lambda c: self._narrow([m for m in plays if m.arg == int(c)]))
+            return
+        gifts = sorted({m.gift for m in plays})
+        if len(gifts) > 1:  # a family's rule gives a card (DECISIONS.md D18)
+            options = [(_CHOICE_KEYS[number] if number < len(_CHOICE_KEYS) else "",
+                        card_label(CARD_CODE[gift]), str(gift))
+                       for number, gift in enumerate(gifts)]
+            self.ask(self.t("tui.choice.gift"), options,
+                     lambda g: self._narrow([m for m in plays if m.gift == int(g)]))
             return
         with_uno = [m for m in plays if m.uno]
         without = [m for m in plays if not m.uno]

@@ -19,13 +19,18 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from ...bots import BOT_LEVELS
 from ...engine import CUSTOM_RULES, Rules, RulesError
+from ...engine.custom import CustomRule, CustomRuleError
+from ...i18n.custom_text import describe, reason
 from ..match import MatchConfig, SeatConfig
+from ..rule_builder import RuleBuilder
 from ..words import Words
 from .base import UnoScreen
 
 HOUSE_RULES = ("stacking", "seven_zero", "jump_in", "draw_until_playable", "must_play_drawn")
 ON_RULES = ("challenge", "two_player_reverse_skips")
 MAX_SEATS = 10
+OWN_RULE = "__own__"
+"""The custom card's choice that opens the rule builder (a family's own rule)."""
 NUMBER_FIELDS = {"custom_count": ("custom-count", "tui.setup.custom_count", 1, 20),
                  "target_score": ("target", "tui.setup.target", 1, 1_000_000)}
 """Rule option → (input id, label key, lowest, highest)."""
@@ -117,8 +122,13 @@ class SetupScreen(UnoScreen[None]):
                 yield RuleToggle("", getattr(rules, rule), id=f"rule-{rule}")
             with Horizontal(classes="row"):
                 yield Label(id="l-custom", classes="field")
-                yield Select(self._customs(), value=rules.custom_rule, allow_blank=False,
-                             id="custom", compact=True)
+                own = isinstance(rules.custom_rule, CustomRule)
+                yield Select(self._customs(), value=OWN_RULE if own else rules.custom_rule,
+                             allow_blank=False, id="custom", compact=True)
+            yield Static("", id="custom-explain")
+            yield RuleBuilder(self.words.lang,
+                              rules.custom_rule if isinstance(rules.custom_rule, CustomRule)
+                              else None)
             with Horizontal(classes="row"):
                 yield Label(id="l-count", classes="field")
                 yield Input(str(rules.custom_count), type="integer", id="custom-count",
@@ -136,6 +146,7 @@ class SetupScreen(UnoScreen[None]):
 
     def on_mount(self) -> None:
         self._show_seats()
+        self._show_custom()
         self.query_one("#setup-players", Select).focus()
 
     def _default_name(self, seat: int, level: str | None) -> str:
@@ -149,12 +160,29 @@ class SetupScreen(UnoScreen[None]):
 
     def _customs(self) -> list[tuple[str, str]]:
         return [(self.words.tc(f"common.custom.{name}", f"tui.custom.{name}", count="N"), name)
-                for name in CUSTOM_RULES]
+                for name in CUSTOM_RULES] + [(self.t("tui.setup.own_rule"), OWN_RULE)]
+
+    def _show_custom(self) -> None:
+        """The builder for an own rule; a preset's explanation otherwise."""
+        custom = self.query_one("#custom", Select).value
+        own = custom == OWN_RULE
+        self.query_one(RuleBuilder).display = own
+        explain = self.query_one("#custom-explain", Static)
+        explain.display = not own
+        if isinstance(custom, str) and not own:
+            count = self.query_one("#custom-count", Input).value.strip()
+            rules = Rules(custom_rule=custom,
+                          custom_count=int(count) if count.isdigit() and 1 <= int(count) <= 20
+                          else 2)
+            explain.update(Text(self.t("tui.setup.rule_explain",
+                                       line=describe(rules.custom, self.words.lang))))
 
     def on_select_changed(self, event: Select.Changed) -> None:
         select_id = event.select.id or ""
         if select_id == "setup-players":
             self._show_seats()
+        elif select_id == "custom":
+            self._show_custom()
         elif select_id.startswith("kind-"):
             self._name_follows_kind(int(select_id.removeprefix("kind-")), event.value)
 
@@ -199,6 +227,8 @@ class SetupScreen(UnoScreen[None]):
                 if name.value == was:
                     name.value = self._default_name(seat, level)
         self._relabel_select("#custom", self._customs())
+        self.query_one(RuleBuilder).relabel(self.words.lang)
+        self._show_custom()
         for rule in HOUSE_RULES + ON_RULES:
             self.query_one(f"#rule-{rule}", RuleToggle).label = self.words.tc(
                 f"common.rule.{rule}", f"tui.rule.{rule}")
@@ -236,6 +266,14 @@ class SetupScreen(UnoScreen[None]):
             for rule in HOUSE_RULES + ON_RULES}
         custom = self.query_one("#custom", Select).value
         options["custom_rule"] = custom if isinstance(custom, str) else "none"
+        if custom == OWN_RULE:
+            try:
+                rule = CustomRule.from_dict(self.query_one(RuleBuilder).data())
+                rule.check_players(len(seats), options["two_player_reverse_skips"])
+            except CustomRuleError as error:
+                raise SetupError("tui.setup.error.custom",
+                                 reason=reason(error, self.words.lang)) from None
+            options["custom_rule"] = rule
         for option, (input_id, label, low, high) in NUMBER_FIELDS.items():
             text = self.query_one(f"#{input_id}", Input).value
             options[option] = _whole_number(text, label, low, high)
@@ -261,6 +299,10 @@ class SetupScreen(UnoScreen[None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
             self.action_start()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "custom-count":
+            self._show_custom()
 
     def on_input_submitted(self, _event: Input.Submitted) -> None:
         self.action_start()
