@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from test_server_support import (
+    LOCKER,
     Client,
     ServerThread,
     autoplay,
@@ -603,15 +604,6 @@ def test_a_protocol_fuzz_breaks_nothing(caplog: pytest.LogCaptureFixture) -> Non
 
 
 # ---------------------------------------------------------------- 5. storage faults
-
-LOCKER = """
-import sqlite3, sys, time
-db = sqlite3.connect(sys.argv[1], isolation_level=None)
-db.execute("BEGIN IMMEDIATE")
-print("locked", flush=True)
-time.sleep(float(sys.argv[2]))
-db.execute("ROLLBACK")
-"""
 
 
 async def _respond(client: Client) -> None:

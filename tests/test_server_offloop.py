@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_support import Client, ServerThread, create_room, join, run
+from test_server_support import LOCKER, Client, ServerThread, create_room, join, run
 
 from unogame.server import Timing, commits
 from unogame.server.storage import SqliteStorage
@@ -195,16 +195,6 @@ def test_a_bots_slow_write_goes_through_the_same_path(tmp_path: Path) -> None:
             assert len(storage.load_moves(room.code, room.game_no)) == room.log_length
 
         run(scenario())
-
-
-LOCKER = """
-import sqlite3, sys, time
-db = sqlite3.connect(sys.argv[1], isolation_level=None)
-db.execute("BEGIN IMMEDIATE")
-print("locked", flush=True)
-time.sleep(float(sys.argv[2]))
-db.execute("ROLLBACK")
-"""
 
 
 def test_a_short_lock_by_another_process_is_waited_out(tmp_path: Path) -> None:

@@ -315,17 +315,14 @@ class Room:
         removed = self.seats[index]
         if self.status != LOBBY and removed.kind == "bot":
             raise RoomError("bad_seat", "a bot already plays this seat")
-        unseated = [client for client in self.hub.clients(self.code) if client.seat == index]
-        if self.status == LOBBY:
+        lobby = self.status == LOBBY
+        if lobby:
             host = self.host - 1 if self.host > index else self.host
             await self._store({
                 **self.record(), "host": host,
                 "seats": [seat.to_dict() for seat in self.seats if seat is not removed]})
             del self.seats[index]
             self.host = host
-            for client in self.hub.clients(self.code):
-                if client.seat is not None and client.seat > index:
-                    client.seat -= 1
         else:
             as_bot = Seat(removed.name, "bot", level=default_bot_level())
             await self._store_seats([as_bot if seat is removed else seat for seat in self.seats])
@@ -335,8 +332,12 @@ class Room:
             removed.connected = 0
             assert self.current is not None
             self.current.table.seat_to_bot(index, default_bot_level())
-        for client in unseated:
-            client.seat = None
+        unseated = [client for client in self.hub.clients(self.code) if client.seat == index]
+        for client in self.hub.clients(self.code):
+            if client.seat == index:
+                client.seat = None
+            elif lobby and client.seat is not None and client.seat > index:
+                client.seat -= 1
         self.publish_room()
         self.publish_state()
         self.schedule()
