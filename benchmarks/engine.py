@@ -8,21 +8,32 @@ drawing only when it cannot play, as RLCard's random agents do).
 
     python benchmarks/engine.py                 # 2, 4 and 10 players
     python benchmarks/engine.py --vs-rlcard     # also RLCard 1.2.0's UNO loop, same run, same core
+    python benchmarks/engine.py --native --vs-rlcard   # also the compiled core (unogame.native)
+    python benchmarks/engine.py --native --rules '{"custom_rule": {...}}'   # other rules
 
 With ``--vs-rlcard`` the two loops alternate in short slices so that machine noise hits
 both alike; the last line is ``vs rlcard (4 players): X.XX x`` (our games/s over RLCard's).
+With ``--native`` the compiled core plays the same kind of rounds (``Game.new``, exactly, and
+the same random playout policy, in C; the policy's choices come from one generator per
+batch, as in RLCard's loop, instead of one seeded per round) and the last line is
+``vs rlcard (4 players, native): X.XX x``; a rule set the core cannot play (a family's
+composed Wild Customizable rule) is said loudly, and its "native" lines are then the
+pure-Python engine's, marked ``FALLBACK``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import sys
 import time
 from collections.abc import Callable
 
 from unogame.engine import Game, Rules
 from unogame.engine.playout import play_random_round
+from unogame.native import supports
 
 
 def unogame_loop(players: int, rules: Rules) -> Callable[[int], tuple[int, int]]:
@@ -37,6 +48,32 @@ def unogame_loop(players: int, rules: Rules) -> Callable[[int], tuple[int, int]]
             game = Game.new(players, rules, seed)
             decisions += play_random_round(game, random.Random(seed))
         return games, decisions
+
+    return run
+
+
+def native_loop(players: int, rules: Rules) -> Callable[[int], tuple[int, int]]:
+    """The same rounds as :func:`unogame_loop`, played by the compiled core (the engine's
+    loop, said loudly, for rules the core cannot play)."""
+    from unogame.native import CORE, rules_tuple
+
+    if CORE is None:
+        raise SystemExit("--native: the compiled core is not available "
+                         "(pip install -e . with a C compiler; UNOGAME_NO_NATIVE unset)")
+    table = rules_tuple(rules)
+    if table is None:
+        print(f"FALLBACK: the compiled core cannot play these rules "
+              f"({json.dumps(rules.to_dict())}); the 'native' figures are the pure-Python "
+              "engine's", file=sys.stderr, flush=True)
+        return unogame_loop(players, rules)
+    core = CORE
+    state = {"seed": 0}
+
+    def run(games: int) -> tuple[int, int]:
+        seed = state["seed"]
+        state["seed"] += games
+        decisions, _wins = core.random_rounds(players, table, seed, games, 100_000, True)
+        return games, int(decisions)
 
     return run
 
@@ -88,31 +125,49 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--players", default="2,4,10")
     parser.add_argument("--vs-rlcard", action="store_true")
+    parser.add_argument("--native", action="store_true", help="also the compiled core")
+    parser.add_argument("--rules", default=None,
+                        help="rule options as JSON (default: the standard rules)")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core for all
-    rules = Rules()
+    rules = Rules.from_dict(json.loads(args.rules)) if args.rules else Rules()
+    fallback = args.native and not supports(rules)
+    mark = " FALLBACK (pure Python)" if fallback else ""
     print(f"{'players':>7} {'games/s':>10} {'decisions/s':>12} {'decisions/game':>15}")
     results = {}
     for players in (int(p) for p in args.players.split(",")):
         loops = {"unogame": unogame_loop(players, rules)}
+        if args.native:
+            loops["native"] = native_loop(players, rules)
         if args.vs_rlcard and players == 4:
             loops["rlcard"] = rlcard_loop(players)
         measured = measure(loops, args.seconds)
         results[players] = measured
-        games, decisions, elapsed = measured["unogame"]
-        print(f"{players:>7} {games / elapsed:>10.0f} {decisions / elapsed:>12.0f} "
-              f"{decisions / games:>15.1f}")
+        for name in ("unogame", "native"):
+            if name in measured:
+                games, decisions, elapsed = measured[name]
+                label = f"{players}" if name == "unogame" else f"{players} native"
+                print(f"{label:>7} {games / elapsed:>10.0f} {decisions / elapsed:>12.0f} "
+                      f"{decisions / games:>15.1f}{mark if name == 'native' else ''}")
     if args.vs_rlcard:
         if 4 not in results:
-            results[4] = measure({"unogame": unogame_loop(4, rules),
-                                  "rlcard": rlcard_loop(4)}, args.seconds)
+            loops = {"unogame": unogame_loop(4, rules), "rlcard": rlcard_loop(4)}
+            if args.native:
+                loops["native"] = native_loop(4, rules)
+            results[4] = measure(loops, args.seconds)
         games, steps, elapsed = results[4]["rlcard"]
         print(f"rlcard 4 players: {games / elapsed:.0f} games/s, {steps / elapsed:.0f} "
               f"steps/s, {steps / games:.1f} steps/game")
         ours = results[4]["unogame"]
         ratio = (ours[0] / ours[2]) / (games / elapsed)
         print(f"vs rlcard (4 players): {ratio:.2f} x")
+        if args.native:
+            native = results[4]["native"]
+            print(f"native 4 players: {native[0] / native[2]:.0f} games/s "
+                  f"({native[0] / native[2] / 200_000:.2f} x of 200,000){mark}")
+            ratio = (native[0] / native[2]) / (games / elapsed)
+            print(f"vs rlcard (4 players, native): {ratio:.2f} x{mark}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from native_diff import composed_rule
 from test_properties import (
     Setup,
     check_events,
@@ -249,20 +250,7 @@ def test_bots_play_legal_moves_under_random_family_rules(level: str) -> None:
 
 def _random_rule(rng: random.Random) -> CustomRule:
     """A valid random rule for 4 players (bounded draws), built as composed_rules does."""
-    from unogame.engine.custom import ALLOWED_WHO, COUNT_RANGE, WHAT
-
-    steps: list[Step] = []
-    for _ in range(rng.randint(1, 4)):
-        what = rng.choice(WHAT)
-        low, high = COUNT_RANGE.get(what, (1, 1))
-        step = Step(rng.choice(ALLOWED_WHO[what]), what, rng.randint(low, min(high, 2)))
-        try:
-            CustomRule((*steps, step), "x").check()
-            CustomRule((*steps, step), "x").check_players(4, True)
-        except CustomRuleError:
-            continue
-        steps.append(step)
-    return CustomRule(tuple(steps), "Random", "" if steps else "sing")
+    return composed_rule(rng, 4, True, most=2)
 
 
 # ----------------------------------------------------------------- properties, family rules only

@@ -116,8 +116,11 @@ def test_moves_and_actions_round_trip_for_every_legal_move(
 
 def test_observation_depends_only_on_the_seats_view_and_events() -> None:
     """Re-dealing every card a seat cannot see, consistently with its view, leaves its
-    observations unchanged all along a game (and so does the game's seed)."""
+    observations unchanged all along a game (and so does the game's seed). A resample may
+    give back the same hands when the seat knows nearly all of them (a 7 swap, a 0 pass):
+    most resamples must differ, not each one."""
     rng = random.Random(5)
+    resamples = differ = 0
     for players, options in MIXED:
         core = UnoCore(players, Rules.from_dict(options))
         core.reset(seed=11)
@@ -127,10 +130,12 @@ def test_observation_depends_only_on_the_seats_view_and_events() -> None:
             for seat in range(players):
                 obs = core.observe(seat)
                 other = core.resample(seat, random.Random(rng.random()))
-                assert other.game.hands != core.game.hands or players * 0
+                resamples += 1
+                differ += other.game.hands != core.game.hands
                 assert np.array_equal(other.observe(seat), obs)
                 assert other.game.view(seat) == core.game.view(seat)
             core.step(playable_first(core.legal_actions(), core, rng))
+    assert differ >= 0.9 * resamples, (differ, resamples)
 
 
 def test_observation_encoder_reads_a_view_and_nothing_else() -> None:

@@ -200,3 +200,28 @@ def test_every_bot_level_plays_server_side(server: ServerThread) -> None:
         await host.close()
 
     run(scenario())
+
+
+def test_uno_serve_checks_the_port_before_saying_where_to_open_it(tmp_path: Path) -> None:
+    import argparse
+    import io
+    import socket
+
+    from unogame.server.cli import cmd_serve
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        out, err = io.StringIO(), io.StringIO()
+        args = argparse.Namespace(host="127.0.0.1", port=port, db=str(tmp_path / "x.sqlite3"),
+                                  bot_think=0.0, max_rooms=10, log_level="warning")
+        assert cmd_serve(args, out, err) == 1
+    assert "Open" not in out.getvalue()
+    assert f"cannot listen on 127.0.0.1:{port}" in err.getvalue() and "--port" in err.getvalue()
+
+
+def test_the_loopback_banner_says_phones_cannot_open_it() -> None:
+    out = io.StringIO()
+    print_banner("127.0.0.1", 8000, "/tmp/x.sqlite3", out)
+    assert "Only this computer" in out.getvalue() and "--host 0.0.0.0" in out.getvalue()

@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 from test_server_support import (
-    LOCKER,
     Client,
     ServerThread,
     autoplay,
@@ -361,27 +360,6 @@ def test_a_corrupted_page_loses_only_its_room(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- 7. input that raised
 
 
-def test_removing_a_bot_in_a_started_game_is_refused_and_changes_nothing(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    """It raised inside the table after the room was stored (a server error, the bot's level
-    stored as another)."""
-    with ServerThread(tmp_path / "rooms.sqlite3",
-                      timing=Timing(think=1000.0, reaction_scale=1000.0)) as server:
-        async def scenario() -> None:
-            host = await create_room(server.ws_url, seats=3, bots=["random"])
-            await host.request({"type": "start"}, "state")
-            room = room_of(server, host.room or "")
-            stored = server.manager.storage.load_rooms()[room.code]
-            error = await host.request({"type": "remove", "seat": 1}, "error")
-            assert error["code"] == "bad_seat", error
-            assert server.manager.storage.load_rooms()[room.code] == stored
-            assert [(seat.kind, seat.level) for seat in room.seats][1] == ("bot", "random")
-            await host.close()
-
-        run(scenario())
-    assert tracebacks(caplog) == []
-
-
 def test_bad_bots_and_undealable_settings_are_refused(caplog: pytest.LogCaptureFixture) -> None:
     with ServerThread() as server:
         async def scenario() -> None:
@@ -605,6 +583,15 @@ def test_a_protocol_fuzz_breaks_nothing(caplog: pytest.LogCaptureFixture) -> Non
 
 # ---------------------------------------------------------------- 5. storage faults
 
+LOCKER = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+db.execute("ROLLBACK")
+"""
+
 
 async def _respond(client: Client) -> None:
     """A person who plays (and deals the next round) whenever it is up to them, and tries
@@ -666,7 +653,7 @@ def test_a_locked_database_stalls_neither_the_loop_nor_the_bots(tmp_path: Path) 
                 sys.executable, "-c", LOCKER, str(db), "4", stdout=asyncio.subprocess.PIPE)
             assert locker.stdout is not None
             assert (await locker.stdout.readline()).strip() == b"locked"
-            marks = {client: len(client.messages) for client in (watcher, host)}
+            during = {client: len(client.messages) for client in (watcher, host)}
             slowest = 0.0
             while locker.returncode is None:  # the lock is held for four seconds
                 started = asyncio.get_running_loop().time()
@@ -676,9 +663,8 @@ def test_a_locked_database_stalls_neither_the_loop_nor_the_bots(tmp_path: Path) 
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(locker.wait(), 0.01)
             assert slowest < 0.5, f"a ping took {slowest:.2f} s while the file was locked"
-            # A bot's unsaved move is told to everyone, a person's to that person (the lock
-            # may come on the person's turn): someone heard it.
-            said = [m for client, mark in marks.items() for m in client.messages[mark:]
+            # A bot's unsaved move is told to everyone, a person's to that person.
+            said = [m for client, mark in during.items() for m in client.messages[mark:]
                     if m.get("code") == "not_saved"]
             assert said, "the players were not told that the game could not be saved"
             # Nobody connects; the bots go on by themselves once the lock is gone.

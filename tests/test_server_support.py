@@ -50,10 +50,10 @@ def loopback_limits(**fields: Any) -> Limits:
     return Limits(**{key: value for key, value in {**LOOPBACK, **fields}.items() if key in known})
 
 
-def free_socket() -> socket.socket:
+def free_socket(port: int = 0) -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    sock.bind(("127.0.0.1", port))
     return sock
 
 
@@ -66,11 +66,13 @@ class ServerThread:
     """The app on uvicorn in a background thread (its own event loop)."""
 
     def __init__(self, db: str | Path | Storage = ":memory:", timing: Timing | None = None,
-                 limits: Limits | None = None, lan_url: str | None = None) -> None:
+                 limits: Limits | None = None, lan_url: str | None = None,
+                 port: int = 0) -> None:
+        """``port``: 0 for a free one, or the port of a server that was stopped (a restart)."""
         self.app = create_app(db if isinstance(db, Storage) else str(db),
                               timing=timing or Timing(think=0.0, reaction_scale=0.0),
                               limits=limits or loopback_limits(), lan_url=lan_url)
-        self.sock = free_socket()
+        self.sock = free_socket(port)
         self.port = int(self.sock.getsockname()[1])
         config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536,
                                 lifespan="on")

@@ -26,6 +26,11 @@ def test_mypy_strict_on_the_package() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_mypy_strict_on_native_core_wrapper() -> None:
+    result = run("mypy", "--strict", "src/unogame/native")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_no_module_touches_private_game_fields() -> None:
     result = run("ruff", "check", "--select", "SLF001", "src")
     assert result.returncode == 0, result.stdout + result.stderr

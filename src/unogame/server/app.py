@@ -58,6 +58,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import i18n
 from .commits import close_storage
+from .emotes import EMOTES, EmoteAllowance
 from .hub import LocalHub, encode
 from .limits import AddressAllowance
 from .names import is_text
@@ -87,6 +88,7 @@ class Connection:
         self.last = time.monotonic()
         self.overflowed = False
         self.closing = False
+        self.emotes = EmoteAllowance()
 
     def send_text(self, text: str) -> None:
         try:
@@ -314,6 +316,19 @@ class Server:
     async def on_rematch(self, conn: Connection, message: dict[str, Any]) -> None:
         await self._host(conn).rematch()
 
+    def on_emote(self, conn: Connection, message: dict[str, Any]) -> None:
+        """A seated player's quick reaction, from the fixed set, to everyone in the room."""
+        room = self._room(conn)
+        emote = message.get("emote")
+        if conn.seat is None:
+            raise RoomError("not_seated", "spectators do not react")
+        if emote not in EMOTES:
+            raise RoomError("bad_emote", f"reactions are one of {list(EMOTES)}")
+        if not conn.emotes.take(time.monotonic()):
+            raise RoomError("emote_limited", "one reaction every two seconds")
+        seat = conn.seat
+        room.hub.publish(room.code, lambda _: {"type": "emote", "seat": seat, "emote": emote})
+
     def on_ping(self, conn: Connection, message: dict[str, Any]) -> None:
         conn.send({"type": "pong"})
 
@@ -383,7 +398,7 @@ class SecurityHeaders:
 
 
 HANDLED = frozenset({"create", "join", "resume", "watch", "start", "add_bot", "remove", "move",
-                     "next_round", "hand_to_bot", "rematch", "ping"})
+                     "next_round", "hand_to_bot", "rematch", "ping", "emote"})
 
 
 def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | None = None,

@@ -35,7 +35,24 @@ def print_banner(host: str, port: int, db: str, out: TextIO) -> None:
         segno.make(url, error="m").terminal(out=out, compact=True)
     else:
         print(f"Open http://{host}:{port}/ in a browser", file=out)
+        if host.startswith("127.") or host in ("localhost", "::1"):
+            print("Only this computer can open it. For phones on your network: "
+                  f"uno serve --host 0.0.0.0 --port {port}", file=out)
     out.flush()
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host``:``port`` (None: it can). Checked before
+    anything says where to open the game."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        if hasattr(socket, "SO_REUSEADDR"):  # as uvicorn does: a closed server's port is free
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            return error.strerror or str(error)
+    return None
 
 
 def tune_gc() -> None:
@@ -62,6 +79,11 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                          lan_url=f"http://{lan}:{args.port}" if lan else None)
     except Exception as error:  # a database that cannot be opened: say so, no traceback
         print(f"uno serve: cannot open the database {db}: {error}", file=err)
+        return 1
+    problem = port_problem(args.host, args.port)
+    if problem is not None:
+        print(f"uno serve: cannot listen on {args.host}:{args.port} ({problem}); "
+              f"is another server running? Choose another port with --port", file=err)
         return 1
     print_banner(args.host, args.port, db, out)
     tune_gc()

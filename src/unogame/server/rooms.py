@@ -36,6 +36,7 @@ from ..engine.errors import PositionError, RulesError
 from ..engine.events import event_kinds_json
 from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
 from ..engine.moves import SEAT_PURPOSE
+from ..engine.state import PlayableGame
 from ..table import MATCH_OVER as MATCH_OVER
 from ..table import PLAYING as PLAYING
 from ..table import ROUND_OVER as ROUND_OVER
@@ -46,6 +47,7 @@ from .flow import Timing as Timing
 from .hub import Client, Hub
 from .names import BadNameError, clean_name
 from .storage import Storage, StorageError
+from .why import card_refusals, move_refusal
 
 log = logging.getLogger("unogame.server")
 
@@ -55,6 +57,8 @@ CODE_LENGTH: Final = 8
 out in two groups of four ("HK7P 3RXD"); spaces and dashes in a typed code are ignored."""
 SEED_BITS: Final = 128
 LOG_KEEP: Final = 300
+MATCHES_KEPT: Final = 20
+"""The finished matches a room remembers for its scoreboard ("Play again" keeps them)."""
 """Events kept for a (re)joining client's log."""
 
 GRACE_DEFAULT: Final = 20
@@ -187,6 +191,7 @@ class Room:
         """The room's changes, one at a time (its games' too)."""
         self._closed = False
         self.deal: dict[str, Any] | None = None
+        self.matches: list[dict[str, Any]] = []
         """A stacked deal for every game of the room (``dealer``, ``deck``, ``seed``):
         set from Python only, for tests and prepared lessons; players never send one."""
 
@@ -207,7 +212,7 @@ class Room:
         return self.current.table if self.current is not None else None
 
     @property
-    def game(self) -> Game | None:
+    def game(self) -> PlayableGame | None:
         return self.current.table.game if self.current is not None else None
 
     @property
@@ -221,7 +226,7 @@ class Room:
             "seats": [seat.to_dict() for seat in self.seats],
             "host": self.host, "status": self.status, "game_no": self.game_no,
             "game_seed": self.game_seed, "version_base": self.version_base,
-            "deal": self.deal,
+            "deal": self.deal, "matches": self.matches,
         }
 
     async def _store(self, record: dict[str, Any]) -> None:
@@ -257,6 +262,7 @@ class Room:
         room.game_seed = data["game_seed"]
         room.version_base = data["version_base"]
         room.deal = data.get("deal")
+        room.matches = list(data.get("matches", []))
         if room.game_no:
             room._new_game()
             assert room.current is not None
@@ -429,16 +435,26 @@ class Room:
 
     @one_at_a_time
     async def rematch(self) -> None:
+        """"Play again": a new match with the same seats; the one just played joins the
+        room's match history (its scoreboard stays visible)."""
         if self.status != MATCH_OVER:
             raise RoomError("not_over", "the match is not over")
-        await self._begin_game(self.seats)
+        table = self.table
+        assert table is not None
+        finished = {"game_no": self.game_no, "results": table.results,
+                    "names": [seat.name for seat in self.seats],
+                    "winner": table.game.game_winner}
+        await self._begin_game(self.seats, [*self.matches, finished][-MATCHES_KEPT:])
 
-    async def _begin_game(self, seats: list[Seat]) -> None:
+    async def _begin_game(self, seats: list[Seat],
+                          matches: list[dict[str, Any]] | None = None) -> None:
         seed = self.deal["seed"] if self.deal is not None else secrets.randbits(SEED_BITS)
+        matches = self.matches if matches is None else matches
         await self._store({  # stored first: a failed write changes nothing
             **self.record(), "version_base": self.version + 1, "game_no": self.game_no + 1,
-            "game_seed": seed, "status": PLAYING,
+            "game_seed": seed, "status": PLAYING, "matches": matches,
             "seats": [seat.to_dict() for seat in seats]})
+        self.matches = matches
         self.version_base = self.version + 1
         self.game_no += 1
         self.game_seed = seed
@@ -489,7 +505,10 @@ class Room:
         try:
             move = current.table.check(seat, text)
         except TableError as error:
-            raise RoomError("illegal", error.message) from None
+            reason = move_refusal(current.table.game, seat, text) if error.code == "illegal" \
+                else None
+            raise RoomError("illegal", error.message,
+                            {"refusal": reason} if reason else None) from None
         current.sync()
         self._changed(await current.store_and_play(seat, move))
 
@@ -548,7 +567,7 @@ class Room:
             "rules": self.rules_dict, "timer": self.timer, "grace": self.grace,
             "fill": self.fill, "status": self.status,
             "host": self.host, "you": seat, "spectators": self.spectators,
-            "game_no": self.game_no,
+            "game_no": self.game_no, "matches": self.matches,
             "seats": [{"name": info.name, "kind": info.kind, "level": info.level,
                        "connected": info.kind == "bot" or info.connected > 0,
                        "away": infos is not None and index < len(infos)
@@ -564,10 +583,14 @@ class Room:
         current.sync()
         table = current.table
         playing = seat is not None and seat < table.players
+        view = table.view(seat if playing else None)
+        legal = [move.text for move in table.legal_moves(seat)] if playing else []
+        hand = view["hands"][seat] if playing and seat is not None else []
         return {
             "version": self.version, "status": self.status,
-            "view": table.view(seat if playing else None),
-            "legal": [move.text for move in table.legal_moves(seat)] if playing else [],
+            "view": view, "legal": legal,
+            "why": card_refusals(table.game, seat, hand, legal)
+            if playing and seat is not None and isinstance(hand, list) else {},
             "results": table.results, "round": table.round,
             "ready": sorted(table.ready),
             "timer_left": _seconds(table.turn_remaining()),

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from ..bots import BOT_LEVELS, make_bot
 from ..engine import Rules, RulesError
+from ..native import supports
 from .runner import BotError, SimConfig, run_rounds
 from .stats import format_table, summarize
 
@@ -37,6 +38,10 @@ def register(subparsers: Any) -> None:
                         help="directory for results.json, rounds.csv, bots.csv and PNG plots")
     parser.add_argument("--no-plots", action="store_true", help="with --out: no PNG files")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--no-native", action="store_true",
+                        help="deal and play the rounds with the pure-Python engine, not the "
+                             "compiled core (the results are the same; UNOGAME_NO_NATIVE=1 "
+                             "turns the core off for the bots' searches too)")
     parser.add_argument("--rules", default=None,
                         help='rule options as JSON, e.g. \'{"stacking": true}\'')
     house = parser.add_argument_group("house rules (override --rules)")
@@ -86,7 +91,8 @@ def cmd_sim(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.games < 1:
         print("uno sim: --games must be at least 1", file=err)
         return 1
-    config = SimConfig(args.players, levels, args.games, args.seed, rules)
+    config = SimConfig(args.players, levels, args.games, args.seed, rules,
+                       native=not args.no_native)
     workers = args.workers or os.cpu_count() or 1
     started = time.perf_counter()
     show = not args.no_progress
@@ -110,6 +116,10 @@ def cmd_sim(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print(f"{args.players} players, bots {','.join(levels)}, {args.games} rounds, "
           f"seed {args.seed}, rules {json.dumps(rules.to_dict())}", file=out)
     print(format_table(summary), file=out)
+    elapsed = time.perf_counter() - started
+    core = "on" if config.native and supports(rules) else "off"
+    print(f"{args.games} rounds in {elapsed:.1f} s: {args.games / elapsed:.1f} rounds/s "
+          f"on {workers} workers (compiled core {core})", file=out)
     if args.out is not None:
         from .report import write_results
 

@@ -4,7 +4,9 @@ A *game* in the simulator's win rates is one round (the first seat to empty its 
 Round ``i`` is played on a :class:`~unogame.table.Table` seeded from the run's seed and
 ``i`` (the deal, the bots' seeds and the reaction order all come from it), with the bots
 seated rotated by ``i`` so that no bot keeps the first seat. The same table seed and bot
-levels give the same round in ``uno play`` and ``uno serve``.
+levels give the same round in ``uno play`` and ``uno serve``. The table plays on the
+compiled core's ``NativeGame`` when it is built and plays the rules (the same round, move
+for move), else on the engine's ``Game``.
 
 >>> config = SimConfig(players=2, bots=("medium", "random"), games=4, seed=1)
 >>> results = run_rounds(config, workers=1)
@@ -25,6 +27,8 @@ from typing import Any
 from ..bots import Bot
 from ..engine import Game, Rules
 from ..engine.moves import TURN_KINDS
+from ..engine.state import PlayableGame
+from ..native import new_game
 from ..table import PLAYING, DecisionRequest, SeatSpec, Table
 
 
@@ -42,6 +46,8 @@ class SimConfig:
     seed: int = 0
     rules: Rules = field(default_factory=Rules)
     max_decisions: int = 50_000
+    native: bool = True
+    """Play the rounds through the compiled core when it is available (same results)."""
 
     def __post_init__(self) -> None:
         if len(self.bots) != self.players:
@@ -120,7 +126,7 @@ def play_table(table: Table, max_decisions: int = 50_000,
     return turns
 
 
-def play_round(game: Game, bots: Sequence[Bot], max_decisions: int = 50_000,
+def play_round(game: PlayableGame, bots: Sequence[Bot], max_decisions: int = 50_000,
                timings: dict[int, list[float]] | None = None) -> int:
     """Play the current round of ``game`` between ``bots`` (one per seat) on a table seeded
     with the game's seed; returns the turn moves made (see :func:`play_table`)."""
@@ -139,9 +145,10 @@ def play_one(config: SimConfig, index: int, timed: bool = False) -> RoundResult:
     players = config.players
     seed = round_seed(config.seed, index)
     seats = tuple((seat + index) % players for seat in range(players))
+    game = (new_game(players, config.rules, seed) if config.native
+            else Game.new(players, config.rules, seed))
     table = Table([SeatSpec(f"{config.bots[slot]} {slot}", config.bots[slot]) for slot in seats],
-                  config.rules, seed)
-    game = table.game
+                  config.rules, seed, game=game)
     first, direction = game.turn, game.direction
     timings: dict[int, list[float]] | None = {} if timed else None
     turns = play_table(table, config.max_decisions, timings)

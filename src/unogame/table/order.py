@@ -17,10 +17,11 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from ..engine import Game
+from ..engine.state import PlayableGame
 
 
-def reaction_order(game: Game, delays: Mapping[int, float] | Sequence[float] | None = None,
+def reaction_order(game: PlayableGame,
+                   delays: Mapping[int, float] | Sequence[float] | None = None,
                    rng: random.Random | None = None) -> list[int]:
     """The seats other than the player to act that have a legal move now, in the order
     their off-turn reactions are offered.

@@ -13,6 +13,7 @@ from typing import Any
 from ..bots import Bot, make_bot
 from ..engine import Event, Game, IllegalMoveError, Move, NotationError, Rules
 from ..engine.moves import TURN_KINDS
+from ..engine.state import PlayableGame
 from .order import reaction_order
 from .seats import SeatSpec, TableError, TableSettings, derived_seed
 from .steps import (
@@ -47,19 +48,20 @@ class Table:
     """One match: the game, the seats, each seat's feed, reactions, bots, rounds, people.
 
     No I/O, no clock, no threads. ``seats``: who sits where; ``present``: the person seats
-    connected at the start (default: all); ``game``: a prepared game (default
-    ``Game.new(len(seats), rules, seed)``); ``host``: a person seat (default the first);
+    connected at the start (default: all); ``game``: a prepared game, an engine ``Game`` or
+    the compiled core's ``NativeGame`` (default ``Game.new(len(seats), rules, seed)``);
+    ``host``: a person seat (default the first);
     ``bots``: bot objects for some bot seats (default: ``make_bot`` of the seat's level,
     seeded from the table's seed).
     """
 
     def __init__(self, seats: Sequence[SeatSpec], rules: Rules | None = None, seed: int = 0,
-                 settings: TableSettings | None = None, *, game: Game | None = None,
+                 settings: TableSettings | None = None, *, game: PlayableGame | None = None,
                  present: Iterable[int] | None = None, host: int | None = None,
                  bots: Mapping[int, Bot] | None = None) -> None:
         self.settings = settings if settings is not None else TableSettings()
         self.seed = seed
-        self.game = game if game is not None else Game.new(len(seats), rules, seed)
+        self.game: PlayableGame = game if game is not None else Game.new(len(seats), rules, seed)
         if self.game.players != len(seats):
             raise ValueError(f"{len(seats)} seats for a {self.game.players}-player game")
         here = set(range(len(seats)) if present is None else present)

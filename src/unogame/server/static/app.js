@@ -2,6 +2,8 @@
 // The server is authoritative: this page shows the view it receives and sends moves in
 // the project's notation together with the version of the position they were made on.
 
+import { PRESETS, SWITCHES, presetOf } from "./presets.js";
+import { muted, play as playSound, setMuted, soundFor } from "./sound.js";
 import { PATTERN_DEFS, backSVG as backMarkup, cardSVG as cardMarkup, colorBadge as badgeMarkup, splitCode } from "./cards.js";
 import { builderAction, builderInput, builderView, chosenRule, describeRule, refreshExplanation, refusalText } from "./custom_rule.js";
 
@@ -29,13 +31,14 @@ const S = {
   reveal: null, // a challenged hand shown to us
   prevHand: [],
   prevTop: null,
-  newCards: new Set(),
+  newCards: new Map(), // card code -> how many of it just arrived
   topChanged: false,
   showLog: false,
   showScores: false,
   showRules: false,
   homeError: null,
-  pendingJoin: null, // what to send once connected
+  pendingJoin: null, // a create/join/watch to send once connected
+  queuedMove: null, // a move tapped while disconnected: sent after the seat is resumed
   bots: [],
   form: {},
   watching: false,
@@ -115,8 +118,9 @@ function connect() {
   ws.onopen = () => {
     S.wsOpen = true;
     S.retry = 0;
-    if (S.pendingJoin) { send(S.pendingJoin); S.pendingJoin = null; }
-    else if (S.code) enterRoom(S.code);
+    // Back into our seat first: a move or a join sent before that would be refused.
+    if (S.code && (localStorage.getItem(tokenKey(S.code)) || S.watching)) { S.pendingJoin = null; enterRoom(S.code); }
+    else if (S.pendingJoin) { send(S.pendingJoin); S.pendingJoin = null; }
     render();
   };
   ws.onmessage = (event) => onMessage(JSON.parse(event.data));
@@ -129,9 +133,23 @@ function connect() {
   };
 }
 
+const JOINS = new Set(["create", "join", "watch", "resume"]);
+
 function send(message) {
   if (S.ws && S.wsOpen) S.ws.send(JSON.stringify(message));
-  else S.pendingJoin = message;
+  else if (message.type === "move") { S.queuedMove = message; toast(t("web.toast.move_waits")); }
+  else if (JOINS.has(message.type)) S.pendingJoin = message;
+  else toast(t("web.toast.not_connected"));
+}
+
+// The move tapped while disconnected goes once the seat is back, if it still means the
+// same thing (same position, still legal); otherwise it is dropped, and the player told.
+function flushQueuedMove(message) {
+  const queued = S.queuedMove;
+  if (!queued) return;
+  S.queuedMove = null;
+  if (message.version === queued.version && (message.legal ?? []).includes(queued.move)) send(queued);
+  else toast(t("web.toast.move_dropped"));
 }
 
 function enterRoom(code) {
@@ -168,6 +186,7 @@ function onMessage(message) {
       S.seat = message.you;
       break;
     case "state":
+      S.hits = new Set();
       S.game = message;
       setCountdowns(message);
       S.log = message.log.slice();
@@ -176,16 +195,23 @@ function onMessage(message) {
       for (const event of S.log) if (event.type === "custom" || event.type === "play" || event.type === "pass" || event.type === "draw") onEvent(event);
       S.dialog = null;
       trackChanges(true);
+      flushQueuedMove(message);
       break;
     case "update":
       S.game = message;
       setCountdowns(message);
+      S.hits = new Set();
+      announce(message.events);
+      { const sound = soundFor(message.events, S.seat); if (sound) playSound(sound); }
       for (const event of message.events) onEvent(event);
       S.log.push(...message.events);
       if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
       if (S.dialog?.kind === "play") keepPlayDialog();
       trackChanges(false);
       break;
+    case "emote":
+      showEmote(message);
+      return;
     case "removed":
       localStorage.removeItem(tokenKey(S.code));
       toast(t("web.toast.removed"));
@@ -218,6 +244,82 @@ setInterval(() => {
   }
 }, 500);
 
+// Every surprise gets a line (spoken by the live region) and a short animation of the
+// seat it hit: draws ("+4!"), skips, reverses, swaps, passed hands, catches, jump-ins,
+// the stack total and the custom card's effect.
+function surprise(event, events) {
+  const me = event.seat === S.seat;
+  const name = event.seat !== undefined ? seatName(event.seat) : "";
+  switch (event.type) {
+    case "draw":
+      if (event.reason === "turn" || event.count < 1) return null;
+      S.hits.add(event.seat);
+      return t(me ? "web.surprise.you_draw" : "web.surprise.draws", { name, count: event.count });
+    case "skip":
+      S.hits.add(event.seat);
+      return t(me ? "web.surprise.you_skipped" : "web.surprise.skipped", { name });
+    case "play": {
+      const { rank } = splitCode(event.card);
+      if (event.jump_in) return t("web.surprise.jump_in", { name, card: cardName(event.card) });
+      if (rank === "R") return t("web.surprise.reverse", { name });
+      if (S.game?.view?.pending?.kind === "stack" && (rank === "+2" || rank === "W+4")) {
+        return t("web.surprise.stack", { name, amount: S.game.view.pending.amount });
+      }
+      return null;
+    }
+    case "swap": {
+      const [a, b] = event.seats;
+      event.seats.forEach((seat) => S.hits.add(seat));
+      if (S.seat === a || S.seat === b) return t("web.surprise.swap_you", { name: seatName(S.seat === a ? b : a) });
+      return t("web.log.swap", { a: seatName(a), b: seatName(b) });
+    }
+    case "pass_hands": return t("web.surprise.pass_hands");
+    case "catch":
+      S.hits.add(event.target);
+      return event.target === S.seat ? t("web.toast.caught", { name }) : t("web.log.catch", { name, target: seatName(event.target) });
+    case "custom": return customText(event, events);
+    default: return null;
+  }
+}
+
+function announce(events) {
+  const lines = events.map((event) => surprise(event, events)).filter(Boolean);
+  if (lines.length) toast(lines.slice(-3).join(" · "), true);
+}
+
+// A Wild Customizable's effect in words (with its number), naming the player it hit.
+function customText(event, events) {
+  const rule = announcedRule(event);
+  const list = events ?? S.log;
+  const at = list.indexOf(event);
+  const play = [...list.slice(0, at < 0 ? list.length : at)].reverse().find((e) => e.type === "play" && e.seat === event.seat);
+  const target = play ? parseMove(play.move).target : null;
+  const line = t("common.custom.played", { name: seatName(event.seat), rule });
+  return target === null || target === undefined ? line : t("web.log.custom_target", { rule: line, name: seatName(target) });
+}
+
+// A reaction from a player: a bubble on their seat for a few seconds and a line.
+const EMOTES = ["hi", "nice", "wow", "oops", "hurry", "gg"];
+
+function showEmote(message) {
+  if (!EMOTES.includes(message.emote)) return;
+  const text = t(`web.emote.${message.emote}`);
+  toast(`${seatName(message.seat)}: ${text}`);
+  const chip = app.querySelector(`.opponent[data-seat="${message.seat}"] .op-name`);
+  if (!chip) return;
+  const bubble = document.createElement("span");
+  bubble.className = "emote-bubble";
+  bubble.textContent = text;
+  chip.append(bubble);
+  setTimeout(() => bubble.remove(), 3000);
+}
+
+function emoteBar() {
+  if (S.seat === null || !S.showEmotes) return "";
+  return html`<div class="emotes" role="group" aria-label="${t("web.react")}">${EMOTES.map((name) =>
+    html`<button class="small" data-action="emote" data-emote="${name}">${t(`web.emote.${name}`)}</button>`)}</div>`;
+}
+
 function onEvent(event) {
   // A Wild Customizable's rule is shown until the next turn starts.
   if (event.type === "play" || event.type === "pass" || (event.type === "draw" && event.reason === "turn")) S.announce = null;
@@ -244,6 +346,7 @@ function onError(message) {
     return;
   }
   if (message.code === "stale") { toast(t("web.error.stale")); return; }
+  if (message.refusal) { toast(moveRefusalText(message.refusal)); return; }
   const known = S.strings[`web.error.${message.code}`];
   if (message.code === "bad_rule") {  // the Wild Customizable rule: why, in the reader's language
     S.homeError = refusalText(message.reason, message.fields ?? {}, t);
@@ -253,17 +356,40 @@ function onError(message) {
   toast(known ? t(`web.error.${message.code}`) : message.message);
 }
 
+// The engine's refusal (a stable code with parameters) in the player's language, with the
+// rule it cites for the curious.
+const SEAT_PARAMS = new Set(["seat", "target", "turn", "by"]);
+
+function refusalParam(name, value) {
+  if (name === "card" || name === "top") return value ? cardName(value) : "-";
+  if (name === "color") return value ? t(`common.color.${value}`) : t("web.color_none");
+  if (SEAT_PARAMS.has(name)) return seatName(value);
+  return String(value);
+}
+
+function moveRefusalText(reason) {
+  const key = `web.why.${reason.code}`;
+  if (!(key in S.strings)) return reason.text;
+  const params = Object.fromEntries(Object.entries(reason.params ?? {}).map(([k, v]) => [k, refusalParam(k, v)]));
+  return reason.rule ? `${t(key, params)} (${reason.rule})` : t(key, params);
+}
+
+function whyNot(card) {
+  const reason = S.game?.why?.[card];
+  return reason ? moveRefusalText(reason) : t("web.not_playable", { card: cardName(card) });
+}
+
 function trackChanges(fresh) {
   const view = S.game?.view;
   if (!view) return;
   const hand = S.seat !== null && Array.isArray(view.hands[S.seat]) ? view.hands[S.seat] : [];
-  S.newCards = new Set();
+  S.newCards = new Map();
   if (!fresh) {
     const before = [...S.prevHand];
-    hand.forEach((card, index) => {
+    for (const card of hand) {
       const at = before.indexOf(card);
-      if (at >= 0) before.splice(at, 1); else S.newCards.add(index);
-    });
+      if (at >= 0) before.splice(at, 1); else S.newCards.set(card, (S.newCards.get(card) ?? 0) + 1);
+    }
   }
   const top = view.discard_pile[0] ?? null;
   S.topChanged = !fresh && top !== S.prevTop;
@@ -273,9 +399,10 @@ function trackChanges(fresh) {
 }
 
 let toastTimer = null;
-function toast(text) {
+function toast(text, loud = false) {
   live.textContent = text;
   live.classList.add("show");
+  live.classList.toggle("loud", loud);
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => live.classList.remove("show"), 3500);
 }
@@ -335,6 +462,8 @@ function icon(name) {
   const paths = {
     cw: "M12 4a8 8 0 1 1-7.5 5.2M4 4v5h5",
     ccw: "M12 4a8 8 0 1 0 7.5 5.2M20 4v5h-5",
+    sound: "M4 9h4l5-4v14l-5-4H4zM16 9a4 4 0 0 1 0 6M18.5 6.5a7.5 7.5 0 0 1 0 11",
+    mute: "M4 9h4l5-4v14l-5-4H4zM16 9l5 6M21 9l-5 6",
   };
   return html`<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="${paths[name]}"
     fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
@@ -345,9 +474,10 @@ function icon(name) {
 function render() {
   const focused = document.activeElement?.dataset?.focus;
   const page = [topBar()];
-  if (!S.code || (!S.roomInfo && !S.game)) page.push(S.code ? joinScreen() : homeScreen());
-  else if (S.roomInfo?.status === "lobby" || !S.game?.view) page.push(lobbyScreen());
-  else page.push(gameScreen());
+  let screen = "game";
+  if (!S.code || (!S.roomInfo && !S.game)) screen = S.code ? "join" : "home";
+  else if (S.roomInfo?.status === "lobby" || !S.game?.view) screen = "lobby";
+  page.push({ join: joinScreen, home: homeScreen, lobby: lobbyScreen, game: gameScreen }[screen]());
   if (S.showRules) page.push(rulesDialog());
   // Keep the reader's place in scrolled panels: the page re-renders on every move.
   const scrolled = [".rules", ".round-dialog", ".log", ".hand", ".table-scroll"].map((selector) => {
@@ -360,7 +490,9 @@ function render() {
     const element = app.querySelector(selector);
     if (element) { element.scrollTop = top; element.scrollLeft = left; }
   }
-  if (focused) app.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
+  // A new screen opens at its top (the Start button was pressed far down the lobby).
+  if (screen !== S.screen) { S.screen = screen; window.scrollTo(0, 0); }
+  else if (focused) app.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
   const dialog = app.querySelector("[role=dialog] [autofocus], [role=dialog] button");
   if (dialog && !app.querySelector("[role=dialog]").contains(document.activeElement)) dialog.focus();
 }
@@ -373,6 +505,8 @@ function topBar() {
     ${S.code ? html`<span class="room-chip" aria-label="${t("web.room_code")}">${spacedCode(S.code)}</span>` : ""}
     ${connection}
     <span class="spacer"></span>
+    ${S.code ? html`<button class="ghost sound-toggle" data-action="mute" data-focus="mute" aria-pressed="${String(muted())}"
+      aria-label="${muted() ? t("web.sound_off") : t("web.sound_on")}">${icon(muted() ? "mute" : "sound")}</button>` : ""}
     <button class="ghost" data-action="rules" data-focus="rules">${t("web.rules")}</button>
     <button class="ghost lang" data-action="lang" data-lang="${other}" data-focus="lang"
       aria-label="${t("web.switch_language")}">${other === "th" ? "ไทย" : "English"}</button>
@@ -383,7 +517,11 @@ function homeScreen() {
   const meta = S.meta;
   if (!meta) return html`<main class="home"><p>${t("web.loading")}</p></main>`;
   const rules = meta.rules;
-  const bools = ["challenge", "stacking", "must_play_drawn", "seven_zero", "jump_in", "draw_until_playable", "two_player_reverse_skips"];
+  const bools = SWITCHES;
+  const switches = Object.fromEntries(bools.map((key) => [key, S.form[`rule-${key}`] ?? rules[key]]));
+  const current = presetOf(switches);
+  const presets = Object.keys(PRESETS).map((name) => html`<button type="button" class="small" data-action="preset"
+    data-preset="${name}" aria-pressed="${String(current === name)}">${t(`web.preset.${name}`)}</button>`);
   const numbers = [["hand_size", 1, 20], ["target_score", 1, 5000], ["uno_penalty", 0, 20], ["custom_count", 1, 20]];
   const name = (localStorage.getItem("uno.name") || "");
   const levelOptions = (selected) => meta.bot_levels.map((level) =>
@@ -427,6 +565,8 @@ function homeScreen() {
             <button type="button" class="ghost small" data-action="drop-bot" data-index="${i}" aria-label="${t("web.remove")}">✕</button></li>`)}</ul>
           <button type="button" class="small" data-action="more-bots" data-focus="more-bots">+ ${t("web.add_bot")}</button>
         </fieldset>
+        <fieldset><legend>${t("web.presets")}</legend><div class="presets">${presets}</div>
+          <p class="muted">${current ? t(`web.preset_help.${current}`) : t("web.preset_own")}</p></fieldset>
         <details id="house-rules" ${S.rulesOpen ? "open" : ""}><summary>${t("web.house_rules")}</summary>
           <div class="rules-form">
           ${bools.map((key) => html`<label class="check"><input type="checkbox" id="rule-${key}" ${rules[key] ? "checked" : ""}> ${t(`common.rule.${key}`)}</label>`)}
@@ -455,11 +595,18 @@ function joinScreen() {
     </section></main>`;
 }
 
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+
 function inviteLink() {
   // Opened on the server's own machine: give phones the network address instead.
-  const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
+  const local = LOOPBACK.includes(location.hostname);
   const base = local && S.meta?.lan_url ? S.meta.lan_url : location.origin;
   return `${base}/r/${S.code}`;
+}
+
+// A link to this computer itself (127.0.0.1): no phone can open it.
+function linkIsLocalOnly(link) {
+  return LOOPBACK.includes(new URL(link).hostname);
 }
 
 function lobbyScreen() {
@@ -483,7 +630,9 @@ function lobbyScreen() {
       <h1>${(info.name)}</h1>
       <p class="code-label">${t("web.room_code")}</p>
       <p class="big-code" data-testid="room-code">${spacedCode(info.room)}</p>
-      <img class="qr" src="/api/qr.svg?data=${encodeURIComponent(link)}" alt="${t("web.qr_alt")}" width="164" height="164">
+      ${linkIsLocalOnly(link) ? html`<p class="local-only" role="note">${t("web.local_only")}
+          <code>uno serve --host 0.0.0.0</code></p>`
+        : html`<img class="qr" src="/api/qr.svg?data=${encodeURIComponent(link)}" alt="${t("web.qr_alt")}" width="164" height="164">`}
       <div class="row link-row"><input readonly value="${(link)}" aria-label="${t("web.invite_link")}" id="invite">
         <button data-action="copy" class="small">${t("web.copy")}</button></div>
     </section>
@@ -540,19 +689,22 @@ function gameScreen() {
   const info = S.roomInfo;
   const n = view.players;
   const me = S.seat !== null && S.seat < n ? S.seat : null;
+  // Everyone else in the order they play from here, following the direction: the
+  // arrangement shows who comes next (a Reverse turns it around).
   const order = [];
-  for (let k = 1; k <= n; k++) {
-    const seat = me === null ? k - 1 : (me + k) % n;
-    if (seat !== me) order.push(seat);
-  }
+  const dir = view.direction === -1 ? -1 : 1;
+  for (let k = me === null ? 0 : 1; k < n; k++) order.push((((me ?? 0) + dir * k) % n + n) % n);
+  const nextSeat = view.winner === null ? ((view.turn + dir) % n + n) % n : null;
   const catches = new Set(legal.filter((m) => m.kind === "catch").map((m) => m.target));
   const opponents = order.map((seat) => {
     const count = Array.isArray(view.hands[seat]) ? view.hands[seat].length : view.hands[seat];
     const seatInfo = info?.seats?.[seat];
     const turn = view.turn === seat && view.winner === null;
-    const backs = Array.from({ length: Math.min(count, 12) }, () => html`<span class="mini">${backSVG()}</span>`);
-    return html`<li class="opponent ${turn ? "turn" : ""}" aria-label="${(t("web.opponent_label", { name: seatName(seat), count, points: view.scores[seat] }))}${turn ? ". " + t("web.their_turn") : ""}">
+    const backs = Array.from({ length: Math.min(count, n > 4 ? 3 : 8) }, () => html`<span class="mini">${backSVG()}</span>`);
+    const next = seat === nextSeat && !turn;
+    return html`<li class="opponent ${turn ? "turn" : ""} ${next ? "next" : ""} ${S.hits?.has(seat) ? "hit" : ""}" data-seat="${seat}" aria-label="${(t("web.opponent_label", { name: seatName(seat), count, points: view.scores[seat] }))}${turn ? ". " + t("web.their_turn") : ""}${next ? ". " + t("web.plays_next") : ""}">
       <div class="op-name">${turn ? html`<span class="turn-mark" aria-hidden="true">▶</span>` : ""}${(seatName(seat))}
+        ${next ? html`<span class="tag next">${t("web.next")}</span>` : ""}
         ${seatInfo?.kind === "bot" ? html`<span class="tag bot">${t("web.bot")}</span>` : ""}
         ${seatInfo && !seatInfo.connected ? html`<span class="tag off">${t("web.offline")}</span>` : ""}
         ${seatInfo?.away ? html`<span class="tag off">${t("web.away")}</span>` : ""}
@@ -594,16 +746,21 @@ function gameScreen() {
   else if (me !== null && view.pending?.kind === "challenge" && myTurn()) overlay = challengeDialog(view, legal);
   else if (game.status === "match_over" || (game.status === "round_over" && !pressedNext())) overlay = roundDialog();
   else if (S.showScores) overlay = scoresDialog();
+  if (S.confirmLeave) overlay = leaveDialog();
   const waiting = game.status === "round_over" && pressedNext() ? html`<p class="status waiting-next">${t("web.waiting_others",
     { ready: game.ready.length, total: waitingFor() })} ${nextRoundCountdown()}</p>` : "";
-  return html`<main class="game">
-    <ul class="opponents">${opponents}</ul>
-    ${table}${waiting || status}${announceBanner()}${handSection}${actions}
-    <nav class="game-nav">
+  const houseRules = activeRules();
+  const rulesLine = houseRules.length ? html`<button class="ghost small rules-line" data-action="rules">${t("web.house_rules")}: ${houseRules.map(([name]) => name).join(" · ")}</button>` : "";
+  return html`<main class="game seats-${n > 6 ? "many" : "few"}">
+    <ol class="opponents dir-${dir === 1 ? "cw" : "ccw"}" aria-label="${t("web.play_order")}">${opponents}</ol>
+    ${table}${waiting || status}${announceBanner()}
+    <div class="dock">${handSection}${actions}</div>
+    <nav class="game-nav">${rulesLine}
       <button class="ghost" data-action="scores" data-focus="scores">${t("web.scoreboard")}</button>
-      <button class="ghost" data-action="log" data-focus="log" aria-expanded="${S.showLog}">${t("web.log")}</button>
+      <button class="ghost" data-action="log" data-focus="log" aria-expanded="${String(S.showLog)}">${t("web.log")}</button>
+      ${S.seat !== null ? html`<button class="ghost" data-action="emotes" aria-expanded="${String(Boolean(S.showEmotes))}">${t("web.react")}</button>` : ""}
       <button class="ghost" data-action="leave">${t("web.leave")}</button>
-    </nav>
+    </nav>${emoteBar()}
     ${S.showLog ? logView() : ""}
     ${overlay}</main>`;
 }
@@ -639,29 +796,53 @@ function handView(view, legal, me) {
     plays.get(move.card).push(move);
   }
   const deciding = plays.size > 0 || myTurn();
-  const cards = hand.map((code, index) => {
+  const fresh = new Map(S.newCards);
+  const shown = sortedHand() ? [...hand].sort(cardOrder) : hand;
+  const cards = shown.map((code, index) => {
     const playable = plays.has(code);
     const label = `${cardName(code)}${playable ? ", " + t("web.playable") : ""}`;
+    const isNew = (fresh.get(code) ?? 0) > 0;
+    if (isNew) fresh.set(code, fresh.get(code) - 1);
     const tip = code === "WC" ? customRuleText() : null;
-    return html`<li><button class="card ${playable ? "playable" : deciding ? "dim" : ""} ${S.newCards.has(index) ? "new" : ""}"
+    return html`<li><button class="card ${playable ? "playable" : deciding ? "dim" : ""} ${isNew ? "new" : ""}"
       data-card="${code}" data-focus="card-${index}" aria-label="${(label)}" ${playable ? "" : raw('aria-disabled="true"')}
       ${tip ? html`title="${tip}"` : ""}>
       ${cardSVG(code)}</button></li>`;
   });
-  return html`<section class="hand-wrap" aria-label="${t("web.your_hand", { count: hand.length })}">
+  return html`<section class="hand-wrap ${S.hits?.has(me) ? "hit" : ""}" aria-label="${t("web.your_hand", { count: hand.length })}">
     <div class="hand-head"><span>${t("web.your_hand", { count: hand.length })}</span>
       <span>${t("web.points", { points: view.scores[me] })}</span>
-      ${view.uno.includes(me) ? html`<span class="tag uno">UNO</span>` : ""}</div>
+      ${view.uno.includes(me) ? html`<span class="tag uno">UNO</span>` : ""}
+      <button class="ghost small sort" data-action="sort" data-focus="sort" aria-pressed="${String(sortedHand())}">${t("web.sort_hand")}</button></div>
     <ul class="hand ${hand.length > 6 ? "many" : ""} ${hand.length > 12 ? "lots" : ""}">${cards}</ul></section>`;
+}
+
+const COLOR_ORDER = ["R", "Y", "G", "B"];
+const RANK_ORDER = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2"];
+
+function sortedHand() { return localStorage.getItem("uno.sort") !== "dealt"; }
+
+// By colour (red, yellow, green, blue, then the wilds), then by number and action.
+function cardOrder(a, b) {
+  const key = (code) => {
+    const { color, rank } = splitCode(code);
+    const c = color === null ? 9 : COLOR_ORDER.indexOf(color);
+    const r = RANK_ORDER.indexOf(rank);
+    return [c, r < 0 ? 99 : r, code];
+  };
+  const [x, y] = [key(a), key(b)];
+  return x[0] - y[0] || x[1] - y[1] || (x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0);
 }
 
 function actionBar(view, legal) {
   const buttons = [];
   const unoAlone = legal.some((m) => m.kind === "uno");
   const unoWithPlay = legal.some((m) => m.kind === "play" && m.uno);
-  if (unoAlone || unoWithPlay) {
+  if (S.seat !== null && view.uno.includes(S.seat)) {
+    buttons.push(html`<button class="uno-btn said" data-action="uno-said" aria-pressed="true" disabled>${t("web.uno_said")}</button>`);
+  } else if (unoAlone || unoWithPlay) {
     buttons.push(html`<button class="uno-btn ${S.unoArmed ? "armed" : ""}" data-action="uno" data-focus="uno"
-      aria-pressed="${S.unoArmed}">${t("common.move.uno")}</button>`);
+      aria-pressed="${String(S.unoArmed)}">${S.unoArmed ? t("web.uno_ready") : t("common.move.uno")}</button>`);
   }
   if (legal.some((m) => m.kind === "pass")) {
     buttons.push(html`<button data-move="pass" data-focus="pass">${t("common.move.pass")}</button>`);
@@ -678,10 +859,13 @@ function actionBar(view, legal) {
   return html`<div class="actions">${buttons}</div>`;
 }
 
-function dialogShell(title, body, closable = true, extraClass = "") {
+// closable: "cancel" for a choice that can be called off, "close" for a dialog that only
+// shows something, false for none.
+function dialogShell(title, body, closable = "cancel", extraClass = "") {
+  const label = closable === "close" ? t("web.close") : t("web.cancel");
   return html`<div class="overlay"><div class="dialog ${extraClass}" role="dialog" aria-modal="true" aria-labelledby="dialog-title">
     <h2 id="dialog-title">${title}</h2>${body}
-    ${closable ? html`<button class="ghost close" data-action="close-dialog">${t("web.cancel")}</button>` : ""}</div></div>`;
+    ${closable ? html`<button class="ghost close" data-action="close-dialog">${label}</button>` : ""}</div></div>`;
 }
 
 function colorDialog(options, titleKey) {
@@ -777,16 +961,22 @@ function roundDialog() {
       <th>${t("web.hand_points")}</th><th>${t("web.total")}</th></tr></thead><tbody>${rows}</tbody></table>`);
   }
   if (over) {
-    body.push(html`<p class="match-winner">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>${scoreTable()}`);
+    body.push(html`<p class="match-winner celebrate">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>${scoreTable()}${pastMatches()}`);
     body.push(host ? html`<button class="primary big" data-action="rematch" autofocus>${t("web.rematch")}</button>`
       : html`<p class="muted">${t("web.wait_rematch")}</p>`);
   } else if (S.seat !== null) {
     body.push(html`<button class="primary big" data-action="next-round" autofocus>${t("web.next_round")}</button>
       <p class="muted">${nextRoundCountdown()}</p>`);
   } else {
-    body.push(html`<p class="muted">${t("web.wait_next_round")} ${nextRoundCountdown()}</p>`);
+    body.push(html`<p class="muted">${t("web.wait_players_next")} ${nextRoundCountdown()}</p>`);
   }
   return dialogShell(over ? t("web.match_over") : t("web.round_over"), body, false, "round-dialog");
+}
+
+function leaveDialog() {
+  return dialogShell(t("web.leave_title"), html`<p>${t("web.leave_text")}</p>
+    <div class="row center"><button class="primary" data-action="leave-no" autofocus>${t("web.stay")}</button>
+    <button data-action="leave-yes">${t("web.leave")}</button></div>`, false, "leave-dialog");
 }
 
 function scoreTable() {
@@ -801,7 +991,24 @@ function scoreTable() {
 }
 
 function scoresDialog() {
-  return dialogShell(t("web.scoreboard"), scoreTable());
+  return dialogShell(t("web.scoreboard"), [scoreTable(), pastMatches()], "close", "scores-dialog");
+}
+
+// The matches this room played before "Play again": their scoreboards stay.
+function pastMatches() {
+  const matches = S.roomInfo?.matches ?? [];
+  if (!matches.length) return "";
+  const blocks = [...matches].reverse().map((match, index) => {
+    const names = match.names ?? [];
+    const head = names.map((name, seat) => html`<th scope="col">${displayName({ ...(S.roomInfo.seats[seat] ?? {}), name })}</th>`);
+    const rows = match.results.map((result, round) => html`<tr><th scope="row">${t("web.round_n", { number: round + 1 })}</th>
+      ${result.scores.map((score, seat) => html`<td class="num ${seat === result.winner ? "winner" : ""}">${score}</td>`)}</tr>`);
+    const winner = match.winner === null || match.winner === undefined ? "" : names[match.winner] ?? "";
+    return html`<details class="past-match" ${index === 0 ? "open" : ""}><summary>${t("web.past_match", { number: matches.length - index })}
+      ${winner ? html` · ${t("web.past_winner", { name: winner })}` : ""}</summary>
+      <div class="table-scroll"><table class="score-table"><thead><tr><th></th>${head}</tr></thead><tbody>${rows}</tbody></table></div></details>`;
+  });
+  return html`<h3 class="past-title">${t("web.past_matches")}</h3>${blocks}`;
 }
 
 function logLine(event) {
@@ -825,7 +1032,7 @@ function logLine(event) {
     case "pass": return t("web.log.pass", { name });
     case "swap": return t("web.log.swap", { a: seatName(event.seats[0]), b: seatName(event.seats[1]) });
     case "pass_hands": return t("web.log.pass_hands");
-    case "custom": return t("common.custom.played", { name, rule: announcedRule(event) });
+    case "custom": return customText(event, null);
     case "reverse": return t("web.log.reverse", { name });
     case "reveal": return t("web.log.reveal", { name, cards: event.hand.map(cardName).join(", ") || "-" });
     case "give": return t(event.card ? "web.log.give_card" : "web.log.give", { name, to: seatName(event.to), card: event.card ? cardName(event.card) : "" });
@@ -843,9 +1050,28 @@ function logView() {
   return html`<section class="log panel" aria-label="${t("web.log")}"><ol reversed>${lines}</ol></section>`;
 }
 
+// The house rules switched on in this room, each with a line saying what it does.
+function activeRules() {
+  const rules = S.roomInfo?.rules ?? {};
+  const lines = [];
+  for (const [key, value] of Object.entries(rules)) {
+    if (value === true && `web.rule_help.${key}` in S.strings) lines.push([ruleText(key, value), t(`web.rule_help.${key}`)]);
+  }
+  if (rules.custom_rule && rules.custom_rule !== "none") lines.push([t("common.rule.custom_rule"), customRuleText()]);
+  return lines;
+}
+
+function activeRulesView() {
+  const lines = activeRules();
+  if (!S.roomInfo) return "";
+  return html`<h3>${t("web.rules_here")}</h3>${lines.length
+    ? html`<ul class="active-rules">${lines.map(([name, help]) => html`<li><strong>${name}</strong>: ${help}</li>`)}</ul>`
+    : html`<p>${t("web.rules_classic")}</p>`}`;
+}
+
 function rulesDialog() {
   const sections = ["goal", "turn", "actions", "wild", "uno", "scoring", "house"];
-  const body = sections.map((name) => html`<h3>${t(`rules.${name}.title`)}</h3><p>${t(`rules.${name}.text`)}</p>`);
+  const body = [activeRulesView(), sections.map((name) => html`<h3>${t(`rules.${name}.title`)}</h3><p>${t(`rules.${name}.text`)}</p>`)];
   return html`<div class="overlay rules-overlay"><div class="dialog rules" role="dialog" aria-modal="true" aria-labelledby="rules-title">
     <h2 id="rules-title" tabindex="-1" autofocus>${t("rules.title")}</h2>${body}
     <button class="primary" data-action="close-rules">${t("web.close")}</button></div></div>`;
@@ -855,7 +1081,7 @@ function rulesDialog() {
 
 function startPlay(card) {
   const legal = legalMoves().filter((m) => m.kind === "play" && m.card === card);
-  if (!legal.length) { toast(t("web.not_playable", { card: cardName(card) })); return; }
+  if (!legal.length) { toast(whyNot(card)); return; }
   const wantUno = S.unoArmed && legal.some((m) => m.uno);
   const variants = legal.filter((m) => m.uno === wantUno);
   S.unoArmed = false;
@@ -913,11 +1139,13 @@ function collectSettings() {
   };
 }
 
+// A blank name is sent as none: the server numbers it ("Player 2"), so two blank names
+// never read the same.
 function playerName() {
   const input = document.getElementById("player-name");
-  const name = (input?.value || "").trim() || t("web.default_player");
-  localStorage.setItem("uno.name", name);
-  return name;
+  const name = (input?.value || "").trim();
+  if (name) localStorage.setItem("uno.name", name);
+  return name || null;
 }
 
 function leaveRoom() {
@@ -980,7 +1208,7 @@ app.addEventListener("click", (event) => {
   if (!target) return;
   if (target.dataset.move) { sendMove(target.dataset.move); return; }
   if (target.dataset.card) {
-    if (target.getAttribute("aria-disabled") === "true") { toast(t("web.not_playable", { card: cardName(target.dataset.card) })); return; }
+    if (target.getAttribute("aria-disabled") === "true") { toast(whyNot(target.dataset.card)); return; }
     startPlay(target.dataset.card); return;
   }
   if (target.dataset.pick) { pick(target.dataset.pick); return; }
@@ -1016,7 +1244,18 @@ app.addEventListener("click", (event) => {
     case "rematch": send({ type: "rematch" }); break;
     case "scores": S.showScores = !S.showScores; break;
     case "log": S.showLog = !S.showLog; break;
-    case "leave": leaveRoom(); return;
+    case "preset": {
+      const chosen = PRESETS[target.dataset.preset] ?? {};
+      for (const key of SWITCHES) S.form[`rule-${key}`] = Boolean(chosen[key]);
+      break;
+    }
+    case "mute": setMuted(!muted()); break;
+    case "emotes": S.showEmotes = !S.showEmotes; break;
+    case "emote": send({ type: "emote", emote: target.dataset.emote }); S.showEmotes = false; break;
+    case "sort": localStorage.setItem("uno.sort", sortedHand() ? "dealt" : "sorted"); break;
+    case "leave": S.confirmLeave = true; break;
+    case "leave-yes": S.confirmLeave = false; leaveRoom(); return;
+    case "leave-no": S.confirmLeave = false; break;
     default: break;
   }
   if (action === "scores" && !S.showScores) S.dialog = null;
@@ -1038,6 +1277,7 @@ document.addEventListener("keydown", (event) => {
   if (event.target.matches("input, select, textarea")) return;
   if (event.key === "Escape") {
     if (S.showRules) S.showRules = false;
+    else if (S.confirmLeave) S.confirmLeave = false;
     else if (S.dialog) S.dialog = null;
     else if (S.showScores) S.showScores = false;
     else if (S.reveal) S.reveal = null;
@@ -1055,6 +1295,19 @@ app.addEventListener("click", (event) => {
 });
 
 // ---------------------------------------------------------------- start
+
+// Keep the screen awake during a game, where the browser can (Screen Wake Lock).
+let wakeLock = null;
+async function keepAwake() {
+  const playing = S.game?.view && S.game.status !== "match_over";
+  try {
+    if (playing && !wakeLock && navigator.wakeLock && document.visibilityState === "visible") {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => { wakeLock = null; });
+    } else if (!playing && wakeLock) { await wakeLock.release(); wakeLock = null; }
+  } catch { wakeLock = null; }
+}
+setInterval(keepAwake, 3000);
 
 async function main() {
   await loadLanguage(pickLanguage());

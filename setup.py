@@ -1,0 +1,21 @@
+"""The optional compiled core (unogame.native._core): built by ``pip install`` when a C
+compiler and the Python headers are present; without them the install still succeeds and
+the pure-Python engine is used."""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "unogame.native._core",
+            sources=[f"src/unogame/native/{name}.c"
+                     for name in ("module", "core", "core_set", "policy", "search",
+                                  "pyrandom")],
+            depends=[f"src/unogame/native/{name}.h"
+                     for name in ("core", "policy", "search", "pyrandom")],
+            extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wshadow",
+                                "-Wconversion", "-Wno-sign-conversion", "-Werror=implicit"],
+            optional=True,
+        )
+    ],
+)

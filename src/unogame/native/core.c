@@ -1,0 +1,955 @@
+/* The rules of unogame.engine.game, step for step (see that module for the reasons). */
+#include "core.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define WILD_RANK(c) ((c) - 39)
+
+const int8_t CARD_COLOR[NUM_CARDS] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    4, 4, 4, 4,
+};
+const int8_t CARD_RANK[NUM_CARDS] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+    13, 14, 15, 16,
+};
+const int8_t CARD_POINTS[NUM_CARDS] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 20, 20, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 20, 20,
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 20, 20, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 20, 20,
+    50, 50, 40, 40,
+};
+const int8_t CARD_COPIES[NUM_CARDS] = {
+    1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    4, 4, 1, 3,
+};
+
+/* ------------------------------------------------------------------ events */
+
+static void log_event(uno_log *log, int type, int count, const int *fields) {
+    if (log == NULL || !log->enabled) {
+        return;
+    }
+    if (log->length + 2 + count > LOG_SIZE) {
+        log->overflow = 1;
+        return;
+    }
+    log->data[log->length++] = (int32_t)type;
+    log->data[log->length++] = (int32_t)count;
+    for (int i = 0; i < count; i++) {
+        log->data[log->length++] = (int32_t)fields[i];
+    }
+}
+
+static void log_cards(uno_log *log, int type, int count, const int *fields, int ncards,
+                      const uint8_t *cards) {
+    int buffer[MAX_CARDS + 8];
+    if (log == NULL || !log->enabled) {
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        buffer[i] = fields[i];
+    }
+    for (int i = 0; i < ncards; i++) {
+        buffer[count + i] = cards[i];
+    }
+    log_event(log, type, count + ncards, buffer);
+}
+
+/* ------------------------------------------------------------------ small helpers */
+
+static inline int mod(int value, int players) {
+    int r = value % players;
+    return r < 0 ? r + players : r;
+}
+
+static void next_rng(uno_state *s, py_random *rng) {
+    char text[48];
+    int length = snprintf(text, sizeof text, "%lld/%d", (long long)s->seed, (int)s->shuffles);
+    py_random_seed_text(rng, text, (size_t)length);
+    s->shuffles++;
+}
+
+/* Sort by random keys, as list.sort(key=...) does: stable, keys drawn in list order.
+ * A key times 2**53 is an exact integer; packed with the card's index it makes distinct
+ * 60-bit words, sorted by buckets on the top bits and then insertion. */
+static void shuffle_with(py_random *rng, uint8_t *cards, int count) {
+    uint64_t words[MAX_CARDS], sorted[MAX_CARDS];
+    int starts[257] = {0};
+    for (int i = 0; i < count; i++) {
+        uint64_t key = (uint64_t)(py_random_random(rng) * 9007199254740992.0);
+        words[i] = key << 7 | (uint64_t)i;
+        starts[(key >> 45) + 1]++;
+    }
+    for (int b = 0; b < 256; b++) {
+        starts[b + 1] += starts[b];
+    }
+    for (int i = 0; i < count; i++) {
+        sorted[starts[words[i] >> 52]++] = words[i];
+    }
+    for (int i = 1; i < count; i++) {
+        uint64_t word = sorted[i];
+        int j = i - 1;
+        while (j >= 0 && sorted[j] > word) {
+            sorted[j + 1] = sorted[j];
+            j--;
+        }
+        sorted[j + 1] = word;
+    }
+    uint8_t original[MAX_CARDS];
+    memcpy(original, cards, (size_t)count);
+    for (int i = 0; i < count; i++) {
+        cards[i] = original[sorted[i] & 127];
+    }
+}
+
+static int full_deck(uint8_t *deck) {
+    int n = 0;
+    for (int card = 0; card < NUM_CARDS; card++) {
+        for (int copy = 0; copy < CARD_COPIES[card]; copy++) {
+            deck[n++] = (uint8_t)card;
+        }
+    }
+    return n;
+}
+
+static int in_hand(const uno_state *s, int seat, int card) {
+    for (int i = 0; i < s->hand_len[seat]; i++) {
+        if (s->hand[seat][i] == card) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int uno_is_playable(const uno_state *s, int card) {
+    if (card >= CARD_WILD) {
+        return 1;
+    }
+    if (CARD_COLOR[card] == s->color) {
+        return 1;
+    }
+    return s->discard_len > 0 && CARD_RANK[card] == CARD_RANK[s->discard[s->discard_len - 1]];
+}
+
+/* ------------------------------------------------------------------ creation */
+
+void uno_init(uno_state *s, int players, const uno_rules *rules, int64_t seed) {
+    memset(s, 0, sizeof *s);
+    s->rules = *rules;
+    s->seed = seed;
+    s->players = players;
+    s->color = -1;
+    s->direction = 1;
+    s->dealer = (int8_t)(players - 1);
+    s->winner = -1;
+    s->game_winner = -1;
+    set_clear(&s->catchable);
+}
+
+static int take_card(uno_state *s, uno_log *log);
+
+static void give(uno_state *s, int seat, int count, uno_log *log, int reason) {
+    uint8_t drawn[MAX_CARDS];
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+        int card = take_card(s, log);
+        if (card < 0) {
+            break;
+        }
+        drawn[n++] = (uint8_t)card;
+    }
+    if (n) {
+        memcpy(s->hand[seat] + s->hand_len[seat], drawn, (size_t)n);
+        s->hand_len[seat] = (uint8_t)(s->hand_len[seat] + n);
+        s->uno &= (uint16_t)~(1u << seat);
+        set_discard(&s->catchable, seat);
+    }
+    int fields[3] = {seat, n, reason};
+    log_cards(log, EV_DRAW, 3, fields, n, drawn);
+}
+
+static void skip_to_next(uno_state *s, int skipped, uno_log *log);
+
+/* Deal ``deck`` (top first) from the dealer's left and turn the first card; logs the
+ * round's start events (deal, then the first card's effects). */
+static int deal(uno_state *s, const uint8_t *deck, int count, uno_log *log) {
+    int start = log != NULL ? log->length : 0;
+    int players = s->players, dealer = s->dealer, index = 0;
+    memset(s->hand_len, 0, sizeof s->hand_len);
+    for (int round = 0; round < s->rules.hand_size; round++) {
+        for (int step = 1; step <= players; step++) {
+            int seat = (dealer + step) % players;
+            s->hand[seat][s->hand_len[seat]++] = deck[index++];
+        }
+    }
+    s->draw_len = 0;
+    for (int i = count - 1; i >= index; i--) {
+        s->draw[s->draw_len++] = deck[i];
+    }
+    s->discard_len = 0;
+    s->uno = 0;
+    set_clear(&s->catchable);
+    s->winner = -1;
+    s->pending.kind = P_NONE;
+    s->direction = 1;
+    int first = s->draw[--s->draw_len];
+    while (first == CARD_WD4) {
+        int only = 1;
+        for (int i = 0; i < s->draw_len; i++) {
+            only &= s->draw[i] == CARD_WD4;
+        }
+        if (only) {
+            return -1;
+        }
+        s->draw[s->draw_len++] = (uint8_t)first;
+        py_random rng;
+        next_rng(s, &rng);
+        shuffle_with(&rng, s->draw, s->draw_len);
+        first = s->draw[--s->draw_len];
+    }
+    s->discard[s->discard_len++] = (uint8_t)first;
+    int left = (dealer + 1) % players;
+    s->turn = (int8_t)left;
+    s->color = (int8_t)(first < CARD_WILD ? CARD_COLOR[first] : -1);
+    if (first >= CARD_WILD) {
+        memset(&s->pending, 0, sizeof s->pending);
+        s->pending.kind = P_COLOR;
+        s->pending.by = s->pending.color = s->pending.card = -1;
+    } else if (CARD_RANK[first] == RANK_DRAW_TWO) {
+        give(s, left, 2, log, R_DRAW_TWO);
+        skip_to_next(s, left, log);
+    } else if (CARD_RANK[first] == RANK_REVERSE) {
+        s->direction = -1;
+        s->turn = (int8_t)dealer;
+    } else if (CARD_RANK[first] == RANK_SKIP) {
+        skip_to_next(s, left, log);
+    }
+    if (log != NULL && log->enabled) { /* the deal event goes before the effects */
+        if (log->length + 6 > LOG_SIZE) {
+            log->overflow = 1;
+            return 0;
+        }
+        memmove(log->data + start + 6, log->data + start,
+                sizeof(int32_t) * (size_t)(log->length - start));
+        int32_t deal_event[6] = {EV_DEAL, 4, dealer, first, s->turn, s->direction};
+        memcpy(log->data + start, deal_event, sizeof deal_event);
+        log->length += 6;
+    }
+    return 0;
+}
+
+static int choose_dealer(int players, py_random *rng) {
+    uint8_t deck[MAX_CARDS];
+    int size = full_deck(deck);
+    int candidates[MAX_PLAYERS], ncand = players;
+    for (int i = 0; i < players; i++) {
+        candidates[i] = i;
+    }
+    for (;;) {
+        if (size < ncand) {
+            size = full_deck(deck);
+        }
+        int drawn[MAX_PLAYERS], best = -1;
+        for (int i = 0; i < ncand; i++) {
+            int index = (int)(py_random_random(rng) * size);
+            drawn[i] = deck[index];
+            memmove(deck + index, deck + index + 1, (size_t)(size - index - 1));
+            size--;
+            if (CARD_POINTS[drawn[i]] > best) {
+                best = CARD_POINTS[drawn[i]];
+            }
+        }
+        int kept = 0;
+        for (int i = 0; i < ncand; i++) {
+            if (CARD_POINTS[drawn[i]] == best) {
+                candidates[kept++] = candidates[i];
+            }
+        }
+        ncand = kept;
+        if (ncand == 1) {
+            return candidates[0];
+        }
+    }
+}
+
+int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed, uno_log *log) {
+    uno_init(s, players, rules, seed);
+    if (players * rules->hand_size + 1 > 112) {
+        return -1;
+    }
+    py_random rng;
+    next_rng(s, &rng);
+    s->dealer = (int8_t)choose_dealer(players, &rng);
+    uint8_t deck[MAX_CARDS];
+    int count = full_deck(deck);
+    shuffle_with(&rng, deck, count);
+    return deal(s, deck, count, log);
+}
+
+int uno_next_round(uno_state *s, uno_log *log) {
+    s->dealer = (int8_t)((s->dealer + 1) % s->players);
+    uint8_t deck[MAX_CARDS];
+    int count = full_deck(deck);
+    py_random rng;
+    next_rng(s, &rng);
+    shuffle_with(&rng, deck, count);
+    return deal(s, deck, count, log);
+}
+
+/* ------------------------------------------------------------------ legal moves */
+
+enum { SHAPE_PLAIN, SHAPE_COLOR_ONLY, SHAPE_SPECIAL };
+
+static int play_shape(const uno_rules *rules, int card) {
+    if (card < CARD_WILD) {
+        int rank = CARD_RANK[card];
+        return rules->seven_zero && (rank == 0 || rank == 7) ? SHAPE_SPECIAL : SHAPE_PLAIN;
+    }
+    if (card == CARD_WILD || card == CARD_WD4) {
+        return SHAPE_COLOR_ONLY;
+    }
+    if (card == CARD_WC && rules->custom_rule != CR_CHOSEN_DRAW
+        && rules->custom_rule != CR_DISCARD_COLOR && rules->custom_rule != CR_PASS_HANDS) {
+        return SHAPE_COLOR_ONLY;
+    }
+    return SHAPE_SPECIAL;
+}
+
+static inline void add_move(int32_t *moves, int *n, int32_t code, int after) {
+    moves[(*n)++] = code;
+    if (after == 1) {
+        moves[(*n)++] = code | 1 << 19;
+    }
+}
+
+static void play_variants(const uno_state *s, int seat, int card, int32_t *moves, int *n) {
+    int size = s->hand_len[seat], players = s->players;
+    const uno_rules *rules = &s->rules;
+    int shape = play_shape(rules, card);
+    if (shape == SHAPE_PLAIN) {
+        moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 0);
+        if (size == 2) {
+            moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 1);
+        }
+        return;
+    }
+    if (shape == SHAPE_COLOR_ONLY) { /* the four colours, then their uno variants */
+        for (int c = 0; c < 4; c++) {
+            moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 0);
+        }
+        if (size == 2) {
+            for (int c = 0; c < 4; c++) {
+                moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 1);
+            }
+        }
+        return;
+    }
+    if (card < CARD_WILD) {
+        int rank = CARD_RANK[card], after;
+        if (rules->seven_zero && rank == 7) {
+            for (int target = 0; target < players; target++) {
+                if (target != seat) {
+                    after = size == 1 ? 0 : s->hand_len[target];
+                    add_move(moves, n, move_encode(K_PLAY, card, -1, target, -1, 0), after);
+                }
+            }
+            return;
+        }
+        if (rules->seven_zero && rank == 0 && size > 1) {
+            after = s->hand_len[mod(seat - s->direction, players)];
+        } else {
+            after = size - 1;
+        }
+        add_move(moves, n, move_encode(K_PLAY, card, -1, -1, -1, 0), after);
+        return;
+    }
+    int after = size - 1;
+    if (card == CARD_WS || (card == CARD_WC && rules->custom_rule == CR_CHOSEN_DRAW)) {
+        for (int color = 0; color < 4; color++) {
+            for (int target = 0; target < players; target++) {
+                if (target != seat) {
+                    if (card == CARD_WS && size > 1) {
+                        after = s->hand_len[target];
+                    }
+                    add_move(moves, n, move_encode(K_PLAY, card, color, target, -1, 0), after);
+                }
+            }
+        }
+        return;
+    }
+    if (card == CARD_WC && rules->custom_rule == CR_DISCARD_COLOR) {
+        for (int color = 0; color < 4; color++) {
+            for (int discarded = 0; discarded < 4; discarded++) {
+                if (size > 1) {
+                    int same = 0;
+                    for (int i = 0; i < size; i++) {
+                        same += CARD_COLOR[s->hand[seat][i]] == discarded;
+                    }
+                    after = size - 1 - same;
+                }
+                add_move(moves, n, move_encode(K_PLAY, card, color, -1, discarded, 0), after);
+            }
+        }
+        return;
+    }
+    if (card == CARD_WC && rules->custom_rule == CR_PASS_HANDS && size > 1) {
+        after = s->hand_len[mod(seat - s->direction, players)];
+    }
+    for (int color = 0; color < 4; color++) {
+        add_move(moves, n, move_encode(K_PLAY, card, color, -1, -1, 0), after);
+    }
+}
+
+/* insert_clean of CPython's setobject.c into a table of 8 or 32 slots (no tombstones);
+ * ``used`` has a bit per occupied slot. */
+static inline void table_insert(int8_t *table, uint32_t *used, unsigned mask, int key) {
+    unsigned i = (unsigned)key & mask, perturb = (unsigned)key;
+    for (;;) {
+        if (!(*used >> i & 1)) {
+            table[i] = (int8_t)key;
+            *used |= 1u << i;
+            return;
+        }
+        if (i + 9 <= mask) {
+            uint32_t free_after = ~*used >> (i + 1) & 0x1ffu;
+            if (free_after) {
+                unsigned j = i + 1 + (unsigned)__builtin_ctz(free_after);
+                table[j] = (int8_t)key;
+                *used |= 1u << j;
+                return;
+            }
+        }
+        perturb >>= 5;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+}
+
+/* The distinct cards of a hand in the order CPython iterates set(hand): a set built by
+ * adding the cards in hand order starts with 8 slots, has 32 from the 5th distinct card
+ * (the first five re-inserted in slot order) and 128 from the 19th, where every card sits
+ * at its own index (sorted). core_set.c is the general version (tested against CPython). */
+static int hand_set(const uno_state *s, int seat, uint8_t *out) {
+    uint64_t seen = 0;
+    const uint8_t *hand = s->hand[seat];
+    int size = s->hand_len[seat], n = 0;
+    uint8_t distinct[NUM_CARDS];
+    for (int i = 0; i < size; i++) {
+        uint64_t bit = 1ULL << hand[i];
+        distinct[n] = hand[i];
+        n += !(seen & bit);
+        seen |= bit;
+    }
+    if (n >= 19) {
+        n = 0;
+        while (seen) {
+            out[n++] = (uint8_t)__builtin_ctzll(seen);
+            seen &= seen - 1;
+        }
+        return n;
+    }
+    int8_t small[8], table[32];
+    uint32_t small_used = 0, used = 0;
+    int first = n < 5 ? n : 5;
+    for (int i = 0; i < first; i++) {
+        table_insert(small, &small_used, 7, distinct[i]);
+    }
+    if (n < 5) {
+        int k = 0;
+        while (small_used) {
+            out[k++] = (uint8_t)small[__builtin_ctz(small_used)];
+            small_used &= small_used - 1;
+        }
+        return k;
+    }
+    while (small_used) {
+        table_insert(table, &used, 31, small[__builtin_ctz(small_used)]);
+        small_used &= small_used - 1;
+    }
+    for (int i = 5; i < n; i++) {
+        table_insert(table, &used, 31, distinct[i]);
+    }
+    int k = 0;
+    while (used) {
+        out[k++] = (uint8_t)table[__builtin_ctz(used)];
+        used &= used - 1;
+    }
+    return k;
+}
+
+static void turn_moves(const uno_state *s, int seat, int32_t *moves, int *n) {
+    const uno_pending *pending = &s->pending;
+    uint8_t cards[NUM_CARDS];
+    if (pending->kind == P_NONE) {
+        int color = s->color;
+        int top_rank = s->discard_len ? CARD_RANK[s->discard[s->discard_len - 1]] : -1;
+        int two = s->hand_len[seat] == 2;
+        int distinct = hand_set(s, seat, cards);
+        for (int i = 0; i < distinct; i++) {
+            int card = cards[i];
+            if (card >= CARD_WILD || CARD_COLOR[card] == color || CARD_RANK[card] == top_rank) {
+                int shape = play_shape(&s->rules, card);
+                if (shape == SHAPE_PLAIN) {
+                    moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 0);
+                    if (two) {
+                        moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 1);
+                    }
+                } else if (shape == SHAPE_COLOR_ONLY) {
+                    for (int c = 0; c < 4; c++) {
+                        moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 0);
+                    }
+                    if (two) {
+                        for (int c = 0; c < 4; c++) {
+                            moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 1);
+                        }
+                    }
+                } else {
+                    play_variants(s, seat, card, moves, n);
+                }
+            }
+        }
+        moves[(*n)++] = K_DRAW;
+    } else if (pending->kind == P_DRAWN) {
+        play_variants(s, seat, pending->card, moves, n);
+        if (!s->rules.must_play_drawn) {
+            moves[(*n)++] = K_PASS;
+        }
+    } else if (pending->kind == P_CHALLENGE) {
+        moves[(*n)++] = K_CHALLENGE;
+        moves[(*n)++] = K_ACCEPT;
+        if (s->rules.stacking && in_hand(s, seat, CARD_WD4)) {
+            play_variants(s, seat, CARD_WD4, moves, n);
+        }
+    } else if (pending->kind == P_COLOR) {
+        for (int c = 0; c < 4; c++) {
+            moves[(*n)++] = move_encode(K_COLOR, -1, c, -1, -1, 0);
+        }
+    } else { /* a stack */
+        int top = s->discard[s->discard_len - 1];
+        int distinct = hand_set(s, seat, cards);
+        for (int i = 0; i < distinct; i++) {
+            int card = cards[i];
+            if (card == top || (top < CARD_WILD && CARD_RANK[card] == RANK_DRAW_TWO)) {
+                play_variants(s, seat, card, moves, n);
+            }
+        }
+        moves[(*n)++] = K_DRAW;
+    }
+}
+
+int uno_legal_moves(const uno_state *s, int seat, int32_t *moves) {
+    int n = 0;
+    if (s->winner >= 0 || seat < 0 || seat >= s->players) {
+        return 0;
+    }
+    if (seat == s->turn) {
+        turn_moves(s, seat, moves, &n);
+    } else if (s->pending.kind == P_NONE && s->rules.jump_in && s->discard_len) {
+        int top = s->discard[s->discard_len - 1];
+        if (top < CARD_WILD && in_hand(s, seat, top)) {
+            play_variants(s, seat, top, moves, &n);
+        }
+    }
+    int size = s->hand_len[seat];
+    int kind = s->pending.kind;
+    if (size <= 2 && !(s->uno >> seat & 1)
+        && (size == 1
+            || (seat == s->turn && kind != P_CHALLENGE && kind != P_STACK))) {
+        moves[n++] = K_UNO;
+    }
+    if (s->catchable.used) {
+        for (int i = 0; i <= s->catchable.mask; i++) {
+            int target = s->catchable.key[i];
+            if (target >= 0 && target != seat) {
+                moves[n++] = move_encode(K_CATCH, -1, -1, target, -1, 0);
+            }
+        }
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ applying moves */
+
+static int take_card(uno_state *s, uno_log *log) {
+    if (s->draw_len == 0) {
+        if (s->discard_len <= 1) {
+            return -1;
+        }
+        uint8_t top = s->discard[s->discard_len - 1];
+        int count = s->discard_len - 1;
+        memcpy(s->draw, s->discard, (size_t)count);
+        s->draw_len = (uint8_t)count;
+        s->discard[0] = top;
+        s->discard_len = 1;
+        py_random rng;
+        next_rng(s, &rng);
+        shuffle_with(&rng, s->draw, count);
+        log_event(log, EV_RESHUFFLE, 1, &count);
+    }
+    return s->draw[--s->draw_len];
+}
+
+static void skip_to_next(uno_state *s, int skipped, uno_log *log) {
+    log_event(log, EV_SKIP, 1, &skipped);
+    s->turn = (int8_t)mod(skipped + s->direction, s->players);
+}
+
+static void swap_hands(uno_state *s, int seat, int target, uno_log *log) {
+    uint8_t buffer[MAX_CARDS];
+    uint8_t length = s->hand_len[seat];
+    memcpy(buffer, s->hand[seat], length);
+    memcpy(s->hand[seat], s->hand[target], s->hand_len[target]);
+    s->hand_len[seat] = s->hand_len[target];
+    memcpy(s->hand[target], buffer, length);
+    s->hand_len[target] = length;
+    s->uno &= (uint16_t)~(1u << seat | 1u << target);
+    int fields[2] = {seat, target};
+    log_event(log, EV_SWAP, 2, fields);
+}
+
+static void pass_hands(uno_state *s, uno_log *log) {
+    int players = s->players;
+    uint8_t hands[MAX_PLAYERS][MAX_CARDS];
+    uint8_t lengths[MAX_PLAYERS];
+    for (int seat = 0; seat < players; seat++) {
+        int to = mod(seat + s->direction, players);
+        memcpy(hands[to], s->hand[seat], s->hand_len[seat]);
+        lengths[to] = s->hand_len[seat];
+    }
+    for (int seat = 0; seat < players; seat++) {
+        memcpy(s->hand[seat], hands[seat], lengths[seat]);
+        s->hand_len[seat] = lengths[seat];
+    }
+    s->uno = 0;
+    int direction = s->direction;
+    log_event(log, EV_PASS_HANDS, 1, &direction);
+}
+
+static void end_round(uno_state *s, int seat, int card, int stacked, uno_log *log) {
+    s->winner = (int8_t)seat;
+    s->pending.kind = P_NONE;
+    set_clear(&s->catchable);
+    int victim = mod(seat + s->direction, s->players);
+    if (card < CARD_WILD && CARD_RANK[card] == RANK_DRAW_TWO) {
+        give(s, victim, stacked + 2, log, R_DRAW_TWO);
+    } else if (card == CARD_WD4) {
+        give(s, victim, stacked + 4, log, R_WILD_DRAW_FOUR);
+    }
+    int total = 0;
+    for (int other = 0; other < s->players; other++) {
+        for (int i = 0; i < s->hand_len[other]; i++) {
+            total += CARD_POINTS[s->hand[other][i]];
+        }
+    }
+    s->scores[seat] += total;
+    if (s->scores[seat] >= s->rules.target_score) {
+        s->game_winner = (int8_t)seat;
+    }
+    log_event(log, EV_ROUND_OVER, 0, NULL);
+}
+
+static void set_pending(uno_state *s, int kind, int by, int color, int guilty, int amount) {
+    s->pending.kind = (uint8_t)kind;
+    s->pending.by = (int8_t)by;
+    s->pending.color = (int8_t)color;
+    s->pending.guilty = (uint8_t)guilty;
+    s->pending.card = -1;
+    s->pending.amount = (int16_t)amount;
+}
+
+/* The Wild Customizable's rule; returns how many seats ``changed`` holds, -1: round over. */
+static int custom(uno_state *s, int seat, int32_t code, uno_log *log, int *changed) {
+    int rule = s->rules.custom_rule, count = s->rules.custom_count;
+    int players = s->players, direction = s->direction;
+    int following = mod(seat + direction, players);
+    if (rule != CR_NONE) {
+        int fields[2] = {seat, rule};
+        log_event(log, EV_CUSTOM, 2, fields);
+    }
+    changed[0] = seat;
+    switch (rule) {
+    case CR_OTHERS_DRAW:
+        for (int step = 1; step < players; step++) {
+            give(s, mod(seat + step * direction, players), count, log, R_CUSTOM);
+        }
+        s->turn = (int8_t)following;
+        break;
+    case CR_NEXT_DRAW_SKIP:
+        give(s, following, count, log, R_CUSTOM);
+        skip_to_next(s, following, log);
+        break;
+    case CR_SKIP:
+        for (int step = 1; step <= count; step++) {
+            int skipped = mod(seat + step * direction, players);
+            log_event(log, EV_SKIP, 1, &skipped);
+        }
+        s->turn = (int8_t)mod(seat + (count + 1) * direction, players);
+        break;
+    case CR_PLAY_AGAIN:
+        s->turn = (int8_t)seat;
+        break;
+    case CR_DISCARD_COLOR: {
+        int arg = move_arg(code);
+        uint8_t discarded[MAX_CARDS];
+        int n = 0, kept = 0;
+        for (int i = 0; i < s->hand_len[seat]; i++) {
+            uint8_t card = s->hand[seat][i];
+            if (CARD_COLOR[card] == arg) {
+                discarded[n++] = card;
+            } else {
+                s->hand[seat][kept++] = card;
+            }
+        }
+        if (n) {
+            s->hand_len[seat] = (uint8_t)kept;
+            uint8_t top = s->discard[--s->discard_len];
+            memcpy(s->discard + s->discard_len, discarded, (size_t)n);
+            s->discard_len = (uint8_t)(s->discard_len + n);
+            s->discard[s->discard_len++] = top;
+        }
+        log_cards(log, EV_DISCARD, 1, &seat, n, discarded);
+        if (s->hand_len[seat] == 0) {
+            end_round(s, seat, CARD_WC, 0, log);
+            return 0;
+        }
+        s->turn = (int8_t)following;
+        break;
+    }
+    case CR_PASS_HANDS:
+        pass_hands(s, log);
+        s->turn = (int8_t)following;
+        for (int other = 0; other < players; other++) {
+            changed[other] = other;
+        }
+        return players;
+    case CR_CHOSEN_DRAW:
+        give(s, move_target(code), count, log, R_CUSTOM);
+        s->turn = (int8_t)following;
+        break;
+    default:
+        s->turn = (int8_t)following;
+        break;
+    }
+    return 1;
+}
+
+static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
+    int card = move_card(code);
+    int players = s->players, direction = s->direction;
+    const uno_rules *rules = &s->rules;
+    int stacked = s->pending.kind != P_NONE && s->pending.kind != P_DRAWN
+        ? s->pending.amount : 0;
+    int jump_in = seat != s->turn;
+    if (jump_in && s->hand_len[s->turn] > 1) { /* NOTATION uno: a jump-in ends that turn */
+        s->uno &= (uint16_t)~(1u << s->turn);
+    }
+    s->turn = (int8_t)seat;
+    uint8_t *hand = s->hand[seat];
+    int size = s->hand_len[seat], at = -1;
+    for (int i = 0; i < size; i++) {
+        if (hand[i] == card) {
+            at = i;
+            break;
+        }
+    }
+    if (at < 0 || s->discard_len >= MAX_CARDS) {
+        return -1;
+    }
+    memmove(hand + at, hand + at + 1, (size_t)(size - at - 1));
+    s->hand_len[seat] = (uint8_t)(--size);
+    int old_color = s->color;
+    s->discard[s->discard_len++] = (uint8_t)card;
+    s->color = (int8_t)(card < CARD_WILD ? CARD_COLOR[card] : move_color(code));
+    s->pending.kind = P_NONE;
+    {
+        int fields[4] = {seat, code, s->color, jump_in};
+        log_event(log, EV_PLAY, 4, fields);
+    }
+    if (size == 0) {
+        end_round(s, seat, card, stacked, log);
+        return 0;
+    }
+    int changed[MAX_PLAYERS] = {seat};
+    int nchanged = 1;
+    if (card < CARD_WILD) {
+        int rank = CARD_RANK[card];
+        if (rank < 10) {
+            if (rules->seven_zero && rank == 7) {
+                swap_hands(s, seat, move_target(code), log);
+                changed[1] = move_target(code);
+                nchanged = 2;
+            } else if (rules->seven_zero && rank == 0) {
+                pass_hands(s, log);
+                for (int other = 0; other < players; other++) {
+                    changed[other] = other;
+                }
+                nchanged = players;
+            }
+            s->turn = (int8_t)mod(seat + direction, players);
+        } else if (rank == RANK_SKIP) {
+            skip_to_next(s, mod(seat + direction, players), log);
+        } else if (rank == RANK_REVERSE) {
+            s->direction = (int8_t)-direction;
+            if (players == 2 && rules->two_player_reverse_skips) {
+                s->turn = (int8_t)seat;
+            } else {
+                s->turn = (int8_t)mod(seat - direction, players);
+            }
+        } else {
+            int victim = mod(seat + direction, players);
+            if (rules->stacking) {
+                set_pending(s, P_STACK, -1, -1, 0, stacked + 2);
+                s->turn = (int8_t)victim;
+            } else {
+                give(s, victim, 2, log, R_DRAW_TWO);
+                skip_to_next(s, victim, log);
+            }
+        }
+    } else if (card == CARD_WD4) {
+        int victim = mod(seat + direction, players), guilty = 0;
+        for (int i = 0; i < size; i++) {
+            guilty |= CARD_COLOR[hand[i]] == old_color;
+        }
+        if (rules->challenge) {
+            set_pending(s, P_CHALLENGE, seat, old_color, guilty, stacked + 4);
+            s->turn = (int8_t)victim;
+        } else if (rules->stacking) {
+            set_pending(s, P_STACK, -1, -1, 0, stacked + 4);
+            s->turn = (int8_t)victim;
+        } else {
+            give(s, victim, 4, log, R_WILD_DRAW_FOUR);
+            skip_to_next(s, victim, log);
+        }
+    } else if (card == CARD_WS) {
+        swap_hands(s, seat, move_target(code), log);
+        changed[1] = move_target(code);
+        nchanged = 2;
+        s->turn = (int8_t)mod(seat + direction, players);
+    } else if (card == CARD_WC) {
+        nchanged = custom(s, seat, code, log, changed);
+    } else {
+        s->turn = (int8_t)mod(seat + direction, players);
+    }
+    if (move_uno(code)) {
+        s->uno |= (uint16_t)(1u << seat);
+    }
+    for (int i = 0; i < nchanged; i++) {
+        int other = changed[i];
+        if (s->hand_len[other] == 1 && !(s->uno >> other & 1)) {
+            set_add(&s->catchable, other);
+        }
+    }
+    return 0;
+}
+
+static void draw_move(uno_state *s, int seat, uno_log *log) {
+    if (s->pending.kind != P_NONE) { /* a stack: take it all and lose the turn */
+        int amount = s->pending.amount;
+        s->pending.kind = P_NONE;
+        give(s, seat, amount, log, R_STACK);
+        skip_to_next(s, seat, log);
+        return;
+    }
+    uint8_t drawn[MAX_CARDS];
+    int n = 0;
+    for (;;) {
+        int card = take_card(s, log);
+        if (card < 0) {
+            break;
+        }
+        drawn[n++] = (uint8_t)card;
+        if (!s->rules.draw_until_playable || uno_is_playable(s, card)) {
+            break;
+        }
+    }
+    if (n) {
+        memcpy(s->hand[seat] + s->hand_len[seat], drawn, (size_t)n);
+        s->hand_len[seat] = (uint8_t)(s->hand_len[seat] + n);
+        s->uno &= (uint16_t)~(1u << seat);
+    }
+    int fields[3] = {seat, n, R_TURN};
+    log_cards(log, EV_DRAW, 3, fields, n, drawn);
+    if (n && uno_is_playable(s, drawn[n - 1])) {
+        set_pending(s, P_DRAWN, -1, -1, 0, 0);
+        s->pending.card = (int8_t)drawn[n - 1];
+    } else {
+        if (n == 0 && s->hand_len[seat] > 1) { /* NOTATION uno: the turn ends without a play */
+            s->uno &= (uint16_t)~(1u << seat);
+        }
+        s->turn = (int8_t)mod(s->turn + s->direction, s->players);
+    }
+}
+
+static void challenge(uno_state *s, int seat, uno_log *log) {
+    uno_pending pending = s->pending;
+    s->pending.kind = P_NONE;
+    int by = pending.by;
+    int fields[3] = {seat, by, pending.guilty};
+    log_cards(log, EV_CHALLENGE, 3, fields, s->hand_len[by], s->hand[by]);
+    if (pending.guilty) {
+        give(s, by, pending.amount, log, R_CHALLENGE);
+    } else {
+        give(s, seat, pending.amount + 2, log, R_CHALLENGE);
+        skip_to_next(s, seat, log);
+    }
+}
+
+int uno_apply(uno_state *s, int seat, int32_t code, uno_log *log) {
+    int kind = move_kind(code);
+    if (kind <= K_COLOR && s->catchable.used) {
+        set_clear(&s->catchable);
+    }
+    switch (kind) {
+    case K_PLAY:
+        return play(s, seat, code, log);
+    case K_DRAW:
+        draw_move(s, seat, log);
+        return 0;
+    case K_PASS:
+        s->pending.kind = P_NONE;
+        s->uno &= (uint16_t)~(1u << seat); /* it holds the drawn card and at least one more */
+        log_event(log, EV_PASS, 1, &seat);
+        s->turn = (int8_t)mod(s->turn + s->direction, s->players);
+        return 0;
+    case K_CHALLENGE:
+        if (s->pending.kind != P_CHALLENGE) {
+            return -1;
+        }
+        challenge(s, seat, log);
+        return 0;
+    case K_ACCEPT: {
+        if (s->pending.kind == P_NONE) {
+            return -1;
+        }
+        int amount = s->pending.amount;
+        s->pending.kind = P_NONE;
+        log_event(log, EV_ACCEPT, 1, &seat);
+        give(s, seat, amount, log, R_WILD_DRAW_FOUR);
+        skip_to_next(s, seat, log);
+        return 0;
+    }
+    case K_COLOR: {
+        s->pending.kind = P_NONE;
+        s->color = (int8_t)move_color(code);
+        int fields[2] = {seat, s->color};
+        log_event(log, EV_COLOR, 2, fields);
+        return 0;
+    }
+    case K_UNO:
+        s->uno |= (uint16_t)(1u << seat);
+        set_discard(&s->catchable, seat);
+        log_event(log, EV_UNO, 1, &seat);
+        return 0;
+    default: {
+        int target = move_target(code);
+        set_discard(&s->catchable, target);
+        int fields[2] = {seat, target};
+        log_event(log, EV_CATCH, 2, fields);
+        give(s, target, s->rules.uno_penalty, log, R_UNO_PENALTY);
+        return 0;
+    }
+    }
+}

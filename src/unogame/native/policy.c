@@ -1,0 +1,170 @@
+#include "policy.h"
+
+int uno_random_step(uno_state *s, py_random *rng) {
+    int32_t moves[MAX_MOVES];
+    int seat = s->turn;
+    int n = uno_legal_moves(s, seat, moves);
+    if (n <= 0) {
+        return -1;
+    }
+    int32_t move = moves[(int)(py_random_random(rng) * n)];
+    if (move == K_DRAW) {
+        int plays = 0;
+        while (moves[plays] != K_DRAW) {
+            plays++;
+        }
+        if (plays) {
+            move = moves[(int)(py_random_random(rng) * plays)];
+        }
+    }
+    if (uno_apply(s, seat, move, NULL) < 0) {
+        return -1;
+    }
+    int made = 1;
+    if (s->catchable.used) {
+        int targets[MAX_PLAYERS], count = 0;
+        for (int seat_id = 0; seat_id < s->players; seat_id++) {
+            if (set_contains(&s->catchable, seat_id)) {
+                targets[count++] = seat_id;
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            int target = targets[i];
+            double roll = py_random_random(rng);
+            if (roll < 0.5) {
+                uno_apply(s, target, K_UNO, NULL);
+                made++;
+            } else if (roll < 0.75) {
+                int catcher = (target + 1 + (int)(py_random_random(rng) * (s->players - 1)))
+                    % s->players;
+                uno_apply(s, catcher, move_encode(K_CATCH, -1, -1, target, -1, 0), NULL);
+                made++;
+            }
+        }
+    }
+    return made;
+}
+
+long uno_random_round(uno_state *s, py_random *rng, long max_moves) {
+    long made = 0;
+    while (s->winner < 0) {
+        int step = uno_random_step(s, rng);
+        if (step < 0) {
+            return -1;
+        }
+        made += step;
+        if (made > max_moves) {
+            return -1;
+        }
+    }
+    return made;
+}
+
+/* bots.ismcts._ROLLOUT_SCORE */
+static double rollout_score(int card) {
+    if (card < CARD_WILD) {
+        return 6.0 + CARD_POINTS[card] / 10.0 + (CARD_RANK[card] >= 10 ? 3.0 : 0.0);
+    }
+    return card == CARD_WD4 ? 0.5 : 1.0;
+}
+
+static int smallest_other(const uno_state *s, int seat) {
+    int best = -1;
+    for (int other = 0; other < s->players; other++) {
+        if (other != seat && (best < 0 || s->hand_len[other] < s->hand_len[best])) {
+            best = other;
+        }
+    }
+    return best;
+}
+
+static int32_t play_move(const uno_state *s, int seat, int card, int color) {
+    const uno_rules *rules = &s->rules;
+    if (card < CARD_WILD) {
+        if (rules->seven_zero && CARD_RANK[card] == 7) {
+            return move_encode(K_PLAY, card, -1, smallest_other(s, seat), -1, 0);
+        }
+        return move_encode(K_PLAY, card, -1, -1, -1, 0);
+    }
+    if (card == CARD_WS) {
+        return move_encode(K_PLAY, card, color, smallest_other(s, seat), -1, 0);
+    }
+    if (card == CARD_WC) {
+        if (rules->custom_rule == CR_CHOSEN_DRAW) {
+            return move_encode(K_PLAY, card, color, smallest_other(s, seat), -1, 0);
+        }
+        if (rules->custom_rule == CR_DISCARD_COLOR) {
+            return move_encode(K_PLAY, card, color, -1, (color + 1) % 4, 0);
+        }
+    }
+    return move_encode(K_PLAY, card, color, -1, -1, 0);
+}
+
+int32_t uno_heuristic_move(const uno_state *s, int seat) {
+    const uint8_t *hand = s->hand[seat];
+    int size = s->hand_len[seat];
+    int counts[5] = {0, 0, 0, 0, 0};
+    for (int i = 0; i < size; i++) {
+        counts[CARD_COLOR[hand[i]]]++;
+    }
+    int color = 0;
+    for (int c = 1; c < 4; c++) {
+        if (counts[c] > counts[color]) {
+            color = c;
+        }
+    }
+    int best = -1;
+    int kind = s->pending.kind;
+    if (kind == P_NONE) {
+        int current = s->color;
+        int top_rank = s->discard_len ? CARD_RANK[s->discard[s->discard_len - 1]] : -1;
+        double best_score = -100.0;
+        for (int i = 0; i < size; i++) {
+            int card = hand[i];
+            if (card >= CARD_WILD || CARD_COLOR[card] == current || CARD_RANK[card] == top_rank) {
+                double score = rollout_score(card);
+                if (card < CARD_WILD) {
+                    score += 1.5 * counts[CARD_COLOR[card]];
+                }
+                if (score > best_score) {
+                    best = card;
+                    best_score = score;
+                }
+            }
+        }
+        if (best < 0) {
+            return K_DRAW;
+        }
+    } else if (kind == P_DRAWN) {
+        best = s->pending.card;
+    } else if (kind == P_CHALLENGE) {
+        return K_ACCEPT;
+    } else if (kind == P_COLOR) {
+        return move_encode(K_COLOR, -1, color, -1, -1, 0);
+    } else {
+        int top = s->discard[s->discard_len - 1];
+        for (int i = 0; i < size; i++) {
+            int card = hand[i];
+            if (card == top || (top < CARD_WILD && CARD_RANK[card] == RANK_DRAW_TWO)) {
+                best = card;
+                break;
+            }
+        }
+        if (best < 0) {
+            return K_DRAW;
+        }
+    }
+    return play_move(s, seat, best, color);
+}
+
+int uno_heuristic_playout(uno_state *s, int max_plies) {
+    int steps = 0;
+    while (s->winner < 0 && steps < max_plies) {
+        int seat = s->turn;
+        if (uno_apply(s, seat, uno_heuristic_move(s, seat), NULL) < 0) {
+            return -1;
+        }
+        steps++;
+    }
+    return steps;
+}

@@ -1,0 +1,177 @@
+#include "pyrandom.h"
+
+#include <string.h>
+
+#include "pyrandom_init.h"
+
+/* ------------------------------------------------------------------ SHA-512 (FIPS 180-4) */
+
+static const uint64_t SHA512_K[80] = {
+    0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
+    0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
+    0xd807aa98a3030242ULL, 0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
+    0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL, 0xc19bf174cf692694ULL,
+    0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL, 0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
+    0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL,
+    0x983e5152ee66dfabULL, 0xa831c66d2db43210ULL, 0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL,
+    0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL, 0x06ca6351e003826fULL, 0x142929670a0e6e70ULL,
+    0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL, 0x53380d139d95b3dfULL,
+    0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
+    0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL, 0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL,
+    0xd192e819d6ef5218ULL, 0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL,
+    0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL, 0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL,
+    0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL, 0x5b9cca4f7763e373ULL, 0x682e6ff3d6b2b8a3ULL,
+    0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
+    0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL,
+    0xca273eceea26619cULL, 0xd186b8c721c0c207ULL, 0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL,
+    0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL, 0x113f9804bef90daeULL, 0x1b710b35131c471bULL,
+    0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL, 0x431d67c49c100d4cULL,
+    0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
+};
+
+#define ROTR64(x, n) (((x) >> (n)) | ((x) << (64 - (n))))
+
+static void sha512_block(uint64_t hash[8], const unsigned char block[128]) {
+    uint64_t w[80];
+    for (int t = 0; t < 16; t++) {
+        uint64_t word = 0;
+        for (int b = 0; b < 8; b++) {
+            word = word << 8 | block[t * 8 + b];
+        }
+        w[t] = word;
+    }
+    for (int t = 16; t < 80; t++) {
+        uint64_t s0 = ROTR64(w[t - 15], 1) ^ ROTR64(w[t - 15], 8) ^ (w[t - 15] >> 7);
+        uint64_t s1 = ROTR64(w[t - 2], 19) ^ ROTR64(w[t - 2], 61) ^ (w[t - 2] >> 6);
+        w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+    }
+    uint64_t a = hash[0], b = hash[1], c = hash[2], d = hash[3];
+    uint64_t e = hash[4], f = hash[5], g = hash[6], h = hash[7];
+    for (int t = 0; t < 80; t++) {
+        uint64_t s1 = ROTR64(e, 14) ^ ROTR64(e, 18) ^ ROTR64(e, 41);
+        uint64_t ch = (e & f) ^ (~e & g);
+        uint64_t t1 = h + s1 + ch + SHA512_K[t] + w[t];
+        uint64_t s0 = ROTR64(a, 28) ^ ROTR64(a, 34) ^ ROTR64(a, 39);
+        uint64_t maj = (a & b) ^ (a & c) ^ (b & c);
+        uint64_t t2 = s0 + maj;
+        h = g; g = f; f = e; e = d + t1;
+        d = c; c = b; b = a; a = t1 + t2;
+    }
+    hash[0] += a; hash[1] += b; hash[2] += c; hash[3] += d;
+    hash[4] += e; hash[5] += f; hash[6] += g; hash[7] += h;
+}
+
+/* The digest of a message of at most 64 bytes (one or two blocks). */
+static void sha512_short(const unsigned char *message, size_t length, unsigned char out[64]) {
+    uint64_t hash[8] = {
+        0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+        0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+        0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
+    };
+    unsigned char blocks[256];
+    memset(blocks, 0, sizeof blocks);
+    memcpy(blocks, message, length);
+    blocks[length] = 0x80;
+    size_t total = (length + 1 + 16 <= 128) ? 128 : 256;
+    uint64_t bits = (uint64_t)length * 8;
+    for (int b = 0; b < 8; b++) {
+        blocks[total - 1 - b] = (unsigned char)(bits >> (8 * b));
+    }
+    for (size_t offset = 0; offset < total; offset += 128) {
+        sha512_block(hash, blocks + offset);
+    }
+    for (int i = 0; i < 8; i++) {
+        for (int b = 0; b < 8; b++) {
+            out[i * 8 + b] = (unsigned char)(hash[i] >> (56 - 8 * b));
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ MT19937 (as CPython) */
+
+static void init_by_array(py_random *rng, const uint32_t *key, size_t key_length) {
+    uint32_t *mt = rng->state;
+    memcpy(mt, MT_INIT, sizeof MT_INIT); /* init_genrand(rng, 19650218U) */
+    rng->index = MT_N;
+    size_t i = 1, j = 0;
+    size_t k = MT_N > key_length ? MT_N : key_length;
+    for (; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+        if (j >= key_length) {
+            j = 0;
+        }
+    }
+    for (k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+}
+
+uint32_t py_random_u32(py_random *rng) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t *mt = rng->state;
+    uint32_t y;
+    if (rng->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - 397; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (397 - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
+        rng->index = 0;
+    }
+    y = mt[rng->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+double py_random_random(py_random *rng) {
+    uint32_t a = py_random_u32(rng) >> 5, b = py_random_u32(rng) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+void py_random_seed_text(py_random *rng, const char *text, size_t length) {
+    /* Python: int.from_bytes(text + sha512(text).digest(), "big"), then its 32-bit words
+     * from the least significant one. The text starts with a non-zero byte. */
+    unsigned char bytes[128];
+    size_t total = length + 64;
+    memcpy(bytes, text, length);
+    sha512_short((const unsigned char *)text, length, bytes + length);
+    uint32_t key[32];
+    size_t words = (total + 3) / 4;
+    for (size_t w = 0; w < words; w++) {
+        uint32_t word = 0;
+        for (size_t b = 0; b < 4; b++) {
+            size_t index_from_end = 4 * w + b; /* byte b of the little-endian word */
+            if (index_from_end < total) {
+                word |= (uint32_t)bytes[total - 1 - index_from_end] << (8 * b);
+            }
+        }
+        key[w] = word;
+    }
+    init_by_array(rng, key, words);
+}
+
+void py_random_seed_u64(py_random *rng, uint64_t value) {
+    uint32_t key[2] = {(uint32_t)value, (uint32_t)(value >> 32)};
+    init_by_array(rng, key, value >> 32 ? 2 : 1);
+}

@@ -1,0 +1,38 @@
+"""Why a move or a card is refused, as the engine's stable codes with parameters, for the
+page to say in the player's language (the rule number stays visible)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import Game
+from ..engine.errors import NotationError
+from ..engine.explain import refusal
+from ..engine.moves import Move
+
+
+def move_refusal(game: Game, seat: int, text: str) -> dict[str, Any] | None:
+    """The engine's reason that ``text`` by ``seat`` is refused (None: no reason to give,
+    e.g. the text is not a move in the notation)."""
+    try:
+        move = Move.parse(text)
+    except NotationError:
+        return None
+    if game.winner is None and move in game.legal_moves(seat):
+        return None
+    return refusal(game, seat, move).to_json()
+
+
+def card_refusals(game: Game, seat: int, hand: list[str], legal: list[str]) -> dict[str, Any]:
+    """For each card of ``seat``'s hand with no legal play now, why it cannot be played:
+    what the page says when that card is tapped."""
+    playable = {text.split(" ")[1] for text in legal if text.startswith("play ")}
+    reasons: dict[str, Any] = {}
+    for code in hand:
+        if code in playable or code in reasons:
+            continue
+        text = f"play {code} R" if code.startswith("W") else f"play {code}"
+        found = move_refusal(game, seat, text)
+        if found is not None:
+            reasons[code] = found
+    return reasons
