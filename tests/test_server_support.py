@@ -33,6 +33,18 @@ LOOPBACK: dict[str, Any] = {"rooms_per_address": (100_000, 100_000.0),
 test is about them (see test_server_hostile.py)."""
 
 
+LOCKER = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+db.execute("ROLLBACK")
+"""
+"""A process that holds the write lock of the SQLite file ``argv[1]`` for ``argv[2]``
+seconds (it prints "locked" once it has it)."""
+
+
 def loopback_limits(**fields: Any) -> Limits:
     known = Limits.__dataclass_fields__
     return Limits(**{key: value for key, value in {**LOOPBACK, **fields}.items() if key in known})

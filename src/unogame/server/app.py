@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import io
 import json
 import logging
@@ -56,6 +57,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import i18n
+from .commits import close_storage
 from .emotes import EMOTES, EmoteAllowance
 from .hub import LocalHub, encode
 from .limits import AddressAllowance
@@ -163,7 +165,9 @@ class Server:
 
     # ------------------------------------------------------------ dispatch
 
-    def handle_text(self, conn: Connection, text: str) -> None:
+    async def handle_text(self, conn: Connection, text: str) -> None:
+        """One message of the connection (the next is read once this one is answered; a
+        change waits for the room's change before it, off the loop)."""
         if len(text.encode("utf-8")) > self.manager.limits.max_message_bytes:
             conn.error("too_large", f"messages are limited to "
                                     f"{self.manager.limits.max_message_bytes} bytes")
@@ -187,7 +191,9 @@ class Server:
             conn.error("unknown_type", f"unknown message type {message['type'][:40]!r}")
             return
         try:
-            handler(conn, message)
+            done = handler(conn, message)
+            if inspect.isawaitable(done):
+                await done
         except RoomError as error:
             conn.error(error.code, error.message, error.details)
         except StorageError as error:  # nothing was stored, so nothing changed
@@ -250,16 +256,16 @@ class Server:
         if len(conn.seats_taken) >= self.manager.limits.max_seats_per_connection:
             raise RoomError("too_many_rooms", "this connection has taken enough seats")
 
-    def on_create(self, conn: Connection, message: dict[str, Any]) -> None:
+    async def on_create(self, conn: Connection, message: dict[str, Any]) -> None:
         self._may_take_seat(conn)
         if not self.creations.take(conn.address):
             raise RoomError("create_limited", "too many rooms created from here; wait a minute")
-        room, seat, token = self.manager.create(message.get("settings", {}),
+        room, seat, token = await self.manager.create(message.get("settings", {}),
                                                 message.get("name"), message.get("bots", []))
         conn.seats_taken.add(room.code)
         self._enter(conn, room, seat, token)
 
-    def on_join(self, conn: Connection, message: dict[str, Any]) -> None:
+    async def on_join(self, conn: Connection, message: dict[str, Any]) -> None:
         room = self._lookup(conn, message.get("room"))
         owned = room.find_token(message.get("token"))
         if owned is not None:  # this browser has a seat here already: back into it
@@ -268,7 +274,7 @@ class Server:
         if room.code in conn.seats_taken:
             raise RoomError("already_seated", "you already have a seat in this room")
         self._may_take_seat(conn)
-        seat, token = room.join(message.get("name"))
+        seat, token = await room.join(message.get("name"))
         conn.seats_taken.add(room.code)
         self._enter(conn, room, seat, token)
 
@@ -283,34 +289,32 @@ class Server:
         room = self._lookup(conn, message.get("room"))
         self._enter(conn, room, None, None)
 
-    def on_start(self, conn: Connection, message: dict[str, Any]) -> None:
-        self._host(conn).start()
+    async def on_start(self, conn: Connection, message: dict[str, Any]) -> None:
+        await self._host(conn).start()
 
-    def on_add_bot(self, conn: Connection, message: dict[str, Any]) -> None:
-        self._host(conn).add_bot(message.get("level"))
+    async def on_add_bot(self, conn: Connection, message: dict[str, Any]) -> None:
+        await self._host(conn).add_bot(message.get("level"))
 
-    def on_remove(self, conn: Connection, message: dict[str, Any]) -> None:
+    async def on_remove(self, conn: Connection, message: dict[str, Any]) -> None:
         room = self._host(conn)
-        removed = [c for c in self.manager.hub.clients(room.code) if c.seat == message.get("seat")]
-        room.remove_seat(message.get("seat"))
-        for client in removed:
+        for client in await room.remove_seat(message.get("seat")):
             if isinstance(client, Connection):
                 client.send({"type": "removed"})
                 client.send(room.room_message(None))
                 client.send(room.state_message(None))
 
-    def on_move(self, conn: Connection, message: dict[str, Any]) -> None:
-        self._room(conn).play(conn.seat, message.get("move"), message.get("version"))
+    async def on_move(self, conn: Connection, message: dict[str, Any]) -> None:
+        await self._room(conn).play(conn.seat, message.get("move"), message.get("version"))
 
-    def on_next_round(self, conn: Connection, message: dict[str, Any]) -> None:
-        self._room(conn).next_round(conn.seat, message.get("version"))
+    async def on_next_round(self, conn: Connection, message: dict[str, Any]) -> None:
+        await self._room(conn).next_round(conn.seat, message.get("version"))
 
-    def on_hand_to_bot(self, conn: Connection, message: dict[str, Any]) -> None:
+    async def on_hand_to_bot(self, conn: Connection, message: dict[str, Any]) -> None:
         room = self._host(conn)
-        room.hand_to_bot(conn.seat, message.get("seat"))
+        await room.hand_to_bot(conn.seat, message.get("seat"))
 
-    def on_rematch(self, conn: Connection, message: dict[str, Any]) -> None:
-        self._host(conn).rematch()
+    async def on_rematch(self, conn: Connection, message: dict[str, Any]) -> None:
+        await self._host(conn).rematch()
 
     def on_emote(self, conn: Connection, message: dict[str, Any]) -> None:
         """A seated player's quick reaction, from the fixed set, to everyone in the room."""
@@ -345,7 +349,7 @@ class Server:
                     conn.error("bad_message", "send JSON text frames")
                     continue
                 try:
-                    self.handle_text(conn, text)
+                    await self.handle_text(conn, text)
                 except Exception:  # never let one message end the connection or the room
                     log.exception("message failed")
                     conn.error("server_error", "the server could not handle this message")
@@ -438,7 +442,7 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
         while True:
             await asyncio.sleep(manager.limits.sweep_seconds)
             try:
-                manager.expire_lobbies()
+                await manager.expire_lobbies()
             except Exception as error:  # storage trouble: try again next time
                 log.warning("expiring lobbies failed: %s", error)
 
@@ -450,7 +454,7 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
         yield
         sweeper.cancel()
         manager.close()
-        manager.storage.close()
+        await close_storage(manager.storage)
 
     app = Starlette(
         middleware=[Middleware(SecurityHeaders)],

@@ -5,12 +5,15 @@ game flow (who is asked what, stand-ins, the turn timer, the next round). This m
 connects the two on the server's event loop:
 
 - every change is stored before it is applied and before anyone hears of it: a move is
-  appended to the log, then the table applies it, then ``on_change`` tells the room;
+  appended to the log, then the table applies it, then ``on_change`` tells the room; the
+  write runs off the loop, as one of the room's changes (``commits.py``): a bot's answer or
+  a deal waits for the change before it and is checked against the position it left;
 - the table's bot decisions run in :data:`THINKERS` (a searching bot thinks 50-150 ms,
   which would hold up every other room), paced by :class:`Timing`;
 - the table's time is the loop's monotonic clock, reported with ``Table.advance``;
 - whatever happens (a bot's exception, a failing storage write), a next step stays
-  scheduled: a failed write is retried after :data:`RETRY_SECONDS`.
+  scheduled: a failed write is retried after :data:`RETRY_SECONDS`, and no step is planned
+  while a change is being stored (the room plans once it is).
 """
 
 from __future__ import annotations
@@ -20,12 +23,13 @@ import concurrent.futures
 import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 from ..engine import Event, Move
 from ..table import BotPlay, DecisionRequest, NextRound, Table, TableError
+from .commits import Commits, off_loop
 from .storage import ROUND_BOUNDARY, Storage
 
 log = logging.getLogger("unogame.server")
@@ -58,7 +62,7 @@ class RoomGame:
     def __init__(self, code: str, game_no: int, table: Table, storage: Storage,
                  timing: Timing, on_change: Callable[[list[Event]], None],
                  on_seats: Callable[[], None],
-                 on_not_saved: Callable[[Exception], None]) -> None:
+                 on_not_saved: Callable[[Exception], None], commits: Commits) -> None:
         self.code = code
         self.game_no = game_no
         self.table = table
@@ -71,6 +75,11 @@ class RoomGame:
         """Called when a bot starts or stops standing in for someone."""
         self.on_not_saved = on_not_saved
         """Called when a bot's move or a deal could not be stored (it is tried again)."""
+        self.commits = commits
+        """The room's changes, one at a time (shared by the room's games)."""
+        self._retry_at = 0.0
+        """After a bot's or a deal's failed write, no step before this time (the clock of
+        ``time.monotonic``)."""
         self._clock = time.monotonic()
         self._timers: list[asyncio.TimerHandle] = []
         self._waiting: DecisionRequest | None = None
@@ -103,26 +112,33 @@ class RoomGame:
 
     # ------------------------------------------------------------ stored changes
 
-    def store_and_play(self, seat: int, move: Move) -> list[Event]:
-        """A person's checked move: stored (a failed write raises and changes nothing),
-        then applied."""
-        table = self.table
-        self.storage.append_move(self.code, self.game_no, table.version, seat, move.text)
-        return table.play(seat, move)
+    async def store_and_play(self, seat: int, move: Move) -> list[Event]:
+        """A person's move, checked within one of the room's changes: stored (a failed
+        write raises and changes nothing), then applied."""
+        await self._store(seat, move.text)
+        return self.table.play(seat, move)
 
-    def _store_and_apply(self, seat: int, move: Move | None,
-                         apply: Callable[[], list[Event]], stand_in: bool = False) -> None:
+    async def _store(self, seat: int, text: str) -> None:
+        """Append the next entry of the log, off the loop (the table waits: no step of the
+        position being left is taken meanwhile)."""
+        self._cancel_timers()
+        try:
+            await off_loop(self.storage.append_move, self.code, self.game_no,
+                           self.table.version, seat, text)
+        finally:
+            self.sync()
+
+    async def _store_and_apply(self, seat: int, move: Move | None,
+                               apply: Callable[[], list[Event]], stand_in: bool = False) -> None:
         """Store a bot's move (``None``: a round boundary), apply it, tell the room; a failed
         write changes nothing and the step is tried again later."""
         text = move.text if move is not None else ROUND_BOUNDARY
         if stand_in:
             text = STAND_IN_PREFIX + text
         try:
-            self.storage.append_move(self.code, self.game_no, self.table.version,
-                                     seat if move is not None else -1, text)
+            await self._store(seat if move is not None else -1, text)
         except Exception as error:  # StorageError, or anything else the backend raised
-            self._cancel_timers()
-            self._later(RETRY_SECONDS, self.schedule)
+            self._retry_at = time.monotonic() + RETRY_SECONDS
             self.on_not_saved(error)
             return
         self.on_change(apply())
@@ -138,7 +154,13 @@ class RoomGame:
         if self._closed:
             return
         self._cancel_timers()
+        if self.commits.busy:  # a change is being stored: planned again once it is
+            return
         if self.paused:
+            return
+        backoff = self._retry_at - time.monotonic()
+        if backoff > 0:  # a write just failed: not again before RETRY_SECONDS
+            self._later(backoff, self.schedule)
             return
         self.sync()
         self._announce()
@@ -180,25 +202,47 @@ class RoomGame:
             move, error = future.result()
         except Exception as failure:  # the worker itself failed
             move, error = None, failure
+        self._change(self._play_answer, request, move, error)
+
+    async def _play_answer(self, request: DecisionRequest, move: Move | None,
+                           error: BaseException | None) -> None:
+        """A bot's answer, as one of the room's changes: checked against the position now
+        (a change stored meanwhile makes it stale), stored, applied. The room plans the
+        next step after it."""
+        if self._closed:
+            return
         self.sync()
         try:
             play = self.table.resolve(request, move, error)
         except TableError:
             play = None
         self._log_failures()
-        if play is None:
-            self.schedule()
-            return
-        self._store_and_apply(play.seat, play.move, functools.partial(self.table.apply, play),
-                              play.stand_in)
+        if play is not None:
+            await self._store_and_apply(play.seat, play.move,
+                                        functools.partial(self.table.apply, play),
+                                        play.stand_in)
 
     def _deal(self, step: NextRound) -> None:
-        self.sync()
-        if step.version != self.table.version or not isinstance(self.table.next_step(),
-                                                                 NextRound):
-            self.schedule()
+        self._change(self._deal_now, step)
+
+    async def _deal_now(self, step: NextRound) -> None:
+        if self._closed:
             return
-        self._store_and_apply(-1, None, self.table.next_round)
+        self.sync()
+        if step.version == self.table.version and isinstance(self.table.next_step(),
+                                                             NextRound):
+            await self._store_and_apply(-1, None, self.table.next_round)
+
+    def _change(self, step: Callable[..., Awaitable[None]], *args: Any) -> None:
+        """Run a step of the table as one of the room's changes (from a callback)."""
+        async def guarded() -> None:
+            try:
+                await step(*args)
+            except Exception:  # a step's mistake must not stop the room: planned again later
+                log.exception("room %s: a game step failed", self.code)
+                self._retry_at = time.monotonic() + RETRY_SECONDS
+
+        self.commits.start(guarded)
 
     def _log_failures(self) -> None:
         failures = self.table.bot_failures

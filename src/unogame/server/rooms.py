@@ -1,17 +1,21 @@
 """Rooms: settings, seats and tokens, the lobby, storage of the room and its messages.
 
-All room logic runs on the server's event loop and is synchronous between awaits, so a
-move is checked, logged and broadcast before any other message is looked at. The game
-itself is a :class:`~unogame.table.Table` run by :class:`~.flow.RoomGame`: the table checks
-every move, the storage appends it, and only then do clients hear of it.
+All room logic runs on the server's event loop; storage calls run off it (``commits.py``).
+A room's changes run one at a time (:func:`~.commits.one_at_a_time`), so a move is
+checked, stored and broadcast before the room looks at the next one, and a message that
+arrives while a write is in flight is checked against the position that write leaves. The
+game itself is a :class:`~unogame.table.Table` run by :class:`~.flow.RoomGame`: the table
+checks every move, the storage appends it, and only then do clients hear of it.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -37,9 +41,10 @@ from ..table import MATCH_OVER as MATCH_OVER
 from ..table import PLAYING as PLAYING
 from ..table import ROUND_OVER as ROUND_OVER
 from ..table import SeatSpec, Table, TableError, TableSettings, fill_empty_seats
+from .commits import Commits, off_loop, one_at_a_time
 from .flow import RoomGame
 from .flow import Timing as Timing
-from .hub import Hub
+from .hub import Client, Hub
 from .names import BadNameError, clean_name
 from .storage import Storage, StorageError
 from .why import card_refusals, move_refusal
@@ -182,6 +187,9 @@ class Room:
         self._last_status = LOBBY
         self.spectators = 0
         self.last_active = time.monotonic()
+        self.commits = Commits(after=self.schedule)
+        """The room's changes, one at a time (its games' too)."""
+        self._closed = False
         self.deal: dict[str, Any] | None = None
         self.matches: list[dict[str, Any]] = []
         """A stacked deal for every game of the room (``dealer``, ``deck``, ``seed``):
@@ -221,13 +229,27 @@ class Room:
             "deal": self.deal, "matches": self.matches,
         }
 
-    def save(self) -> None:
-        self.storage.save_room(self.code, self.record())
+    async def _store(self, record: dict[str, Any]) -> None:
+        """Store the room's record (off the loop); the caller changes the room after."""
+        await off_loop(self.storage.save_room, self.code, record)
 
-    def _save_seats(self, seats: list[Seat]) -> None:
+    async def _store_seats(self, seats: list[Seat]) -> None:
         """Store the room with these seats; the caller changes ``self.seats`` after."""
-        self.storage.save_room(self.code, {**self.record(),
-                                           "seats": [seat.to_dict() for seat in seats]})
+        await self._store({**self.record(), "seats": [seat.to_dict() for seat in seats]})
+
+    def save_later(self, what: str) -> None:
+        """Store the room's record as it will be then, as one of its changes, nobody
+        waiting: a change already applied that a restore would derive anyway (the host, the
+        status), logged if it fails."""
+        async def save() -> None:
+            if self._closed:
+                return
+            try:
+                await self._store(self.record())
+            except StorageError as error:
+                log.warning("room %s: %s not saved: %s", self.code, what, error)
+
+        self.commits.start(save)
 
     @classmethod
     def restore(cls, code: str, data: dict[str, Any], storage: Storage, hub: Hub,
@@ -259,7 +281,8 @@ class Room:
                 return index
         return None
 
-    def join(self, name: Any) -> tuple[int, str]:
+    @one_at_a_time
+    async def join(self, name: Any) -> tuple[int, str]:
         """A new player takes a free seat in the lobby; returns the seat and its secret token."""
         if self.status != LOBBY:
             raise RoomError("already_started", "the game has started; you may watch")
@@ -268,12 +291,13 @@ class Room:
         token = secrets.token_urlsafe(18)
         seat = Seat(person_name(name, f"Player {len(self.seats) + 1}"), "human",
                     token_hash=hash_token(token))
-        self._save_seats([*self.seats, seat])
+        await self._store_seats([*self.seats, seat])
         self.seats.append(seat)
         self.publish_room()
         return len(self.seats) - 1, token
 
-    def add_bot(self, level: Any) -> None:
+    @one_at_a_time
+    async def add_bot(self, level: Any) -> None:
         if self.status != LOBBY:
             raise RoomError("already_started", "bots are added before the game starts")
         if not isinstance(level, str) or level not in BOT_LEVELS:
@@ -282,44 +306,48 @@ class Room:
             raise RoomError("room_full", "every seat is taken")
         number = sum(1 for seat in self.seats if seat.kind == "bot") + 1
         seat = Seat(f"Bot {number}", "bot", level=level)
-        self._save_seats([*self.seats, seat])
+        await self._store_seats([*self.seats, seat])
         self.seats.append(seat)
         self.publish_room()
 
-    def remove_seat(self, index: Any) -> None:
-        """The host removes a bot or a player: gone from the lobby; in a game, a bot plays on."""
+    @one_at_a_time
+    async def remove_seat(self, index: Any) -> list[Client]:
+        """The host removes a bot or a player: gone from the lobby; in a game, a bot plays on.
+        Returns the clients that had the seat (they watch now)."""
         if type(index) is not int or not 0 <= index < len(self.seats):
             raise RoomError("bad_seat", "no such seat")
         if index == self.host:
             raise RoomError("bad_seat", "the host cannot remove their own seat")
         removed = self.seats[index]
-        if self.status == LOBBY:
+        if self.status != LOBBY and removed.kind == "bot":
+            raise RoomError("bad_seat", "a bot already plays this seat")
+        lobby = self.status == LOBBY
+        if lobby:
             host = self.host - 1 if self.host > index else self.host
-            self.storage.save_room(self.code, {
+            await self._store({
                 **self.record(), "host": host,
                 "seats": [seat.to_dict() for seat in self.seats if seat is not removed]})
             del self.seats[index]
             self.host = host
-            for client in self.hub.clients(self.code):
-                if client.seat == index:
-                    client.seat = None
-                elif client.seat is not None and client.seat > index:
-                    client.seat -= 1
         else:
             as_bot = Seat(removed.name, "bot", level=default_bot_level())
-            self._save_seats([as_bot if seat is removed else seat for seat in self.seats])
+            await self._store_seats([as_bot if seat is removed else seat for seat in self.seats])
             removed.kind = "bot"
             removed.level = as_bot.level
             removed.token_hash = None
             removed.connected = 0
             assert self.current is not None
             self.current.table.seat_to_bot(index, default_bot_level())
-            for client in self.hub.clients(self.code):
-                if client.seat == index:
-                    client.seat = None
+        unseated = [client for client in self.hub.clients(self.code) if client.seat == index]
+        for client in self.hub.clients(self.code):
+            if client.seat == index:
+                client.seat = None
+            elif lobby and client.seat is not None and client.seat > index:
+                client.seat -= 1
         self.publish_room()
         self.publish_state()
         self.schedule()
+        return unseated
 
     def connected(self, seat: int | None) -> None:
         if seat is None:
@@ -365,10 +393,7 @@ class Room:
             return
         if host != self.host:
             self.host = host
-            try:
-                self.save()
-            except StorageError as error:  # the room goes on; a restart keeps the former host
-                log.warning("room %s: new host not saved: %s", self.code, error)
+            self.save_later("the new host")  # if it fails, a restart keeps the former host
 
     # ------------------------------------------------------------ game flow
 
@@ -391,9 +416,11 @@ class Room:
         if self.current is not None:
             self.current.close()
         self.current = RoomGame(self.code, self.game_no, table, self.storage, self.timing,
-                                self._changed, self.publish_room, self.not_saved)
+                                self._changed, self.publish_room, self.not_saved,
+                                self.commits)
 
-    def start(self) -> None:
+    @one_at_a_time
+    async def start(self) -> None:
         if self.status != LOBBY:
             raise RoomError("already_started", "the game has already started")
         seats = self.seats
@@ -404,9 +431,10 @@ class Room:
                                for spec in filled[len(seats):])]
         if len(seats) < MIN_PLAYERS:
             raise RoomError("not_enough_players", "a game needs at least two players")
-        self._begin_game(seats)
+        await self._begin_game(seats)
 
-    def rematch(self) -> None:
+    @one_at_a_time
+    async def rematch(self) -> None:
         """"Play again": a new match with the same seats; the one just played joins the
         room's match history (its scoreboard stays visible)."""
         if self.status != MATCH_OVER:
@@ -416,12 +444,13 @@ class Room:
         finished = {"game_no": self.game_no, "results": table.results,
                     "names": [seat.name for seat in self.seats],
                     "winner": table.game.game_winner}
-        self._begin_game(self.seats, [*self.matches, finished][-MATCHES_KEPT:])
+        await self._begin_game(self.seats, [*self.matches, finished][-MATCHES_KEPT:])
 
-    def _begin_game(self, seats: list[Seat], matches: list[dict[str, Any]] | None = None) -> None:
+    async def _begin_game(self, seats: list[Seat],
+                          matches: list[dict[str, Any]] | None = None) -> None:
         seed = self.deal["seed"] if self.deal is not None else secrets.randbits(SEED_BITS)
         matches = self.matches if matches is None else matches
-        self.storage.save_room(self.code, {  # stored first: a failed write changes nothing
+        await self._store({  # stored first: a failed write changes nothing
             **self.record(), "version_base": self.version + 1, "game_no": self.game_no + 1,
             "game_seed": seed, "status": PLAYING, "matches": matches,
             "seats": [seat.to_dict() for seat in seats]})
@@ -441,11 +470,8 @@ class Room:
         self.last_active = time.monotonic()
         old = self._last_status
         self._last_status = self.status
-        if self.status != old:
-            try:
-                self.save()
-            except StorageError as error:  # the move is logged; a restore derives the status
-                log.warning("room %s: status not saved: %s", self.code, error)
+        if self.status != old:  # the move is logged: a restore derives the status anyway
+            self.save_later("the status")
         self.publish_update(events)
         if self.status != old:
             self.publish_room()
@@ -467,10 +493,11 @@ class Room:
         if type(version) is not int or version != self.version:
             raise RoomError("stale", f"the position has moved on (version {self.version})")
 
-    def play(self, seat: int | None, text: Any, version: Any) -> None:
+    @one_at_a_time
+    async def play(self, seat: int | None, text: Any, version: Any) -> None:
         """A client's move: its seat, the move text and the version it was made on."""
-        if seat is None:
-            raise RoomError("not_seated", "spectators cannot play")
+        if seat is None or not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
+            raise RoomError("not_seated", "spectators cannot play")  # or removed meanwhile
         current = self._running()
         if not isinstance(text, str) or len(text) > 40:
             raise RoomError("bad_move", "a move is a short text in the notation")
@@ -483,9 +510,10 @@ class Room:
             raise RoomError("illegal", error.message,
                             {"refusal": reason} if reason else None) from None
         current.sync()
-        self._changed(current.store_and_play(seat, move))
+        self._changed(await current.store_and_play(seat, move))
 
-    def next_round(self, seat: int | None, version: Any) -> None:
+    @one_at_a_time
+    async def next_round(self, seat: int | None, version: Any) -> None:
         """A person pressed "next round": their scoreboard closes; the table deals once every
         connected person has pressed it (or its countdown ran out)."""
         if seat is None:
@@ -501,7 +529,8 @@ class Room:
         self.publish_state()
         self.schedule()
 
-    def hand_to_bot(self, by: int | None, seat: Any) -> None:
+    @one_at_a_time
+    async def hand_to_bot(self, by: int | None, seat: Any) -> None:
         """The host hands a disconnected person's seat to a bot until they come back."""
         current = self._running()
         if type(seat) is not int or not 0 <= seat < len(self.seats):
@@ -524,6 +553,7 @@ class Room:
             current.schedule()
 
     def close(self) -> None:
+        self._closed = True
         if self.current is not None:
             self.current.close()
 
@@ -635,6 +665,8 @@ class RoomManager:
     rooms: dict[str, Room] = field(default_factory=dict)
     unrestored: dict[str, str] = field(default_factory=dict)
     """Rooms in storage that could not be restored, with why (their data is kept aside)."""
+    creating: set[str] = field(default_factory=set)
+    """Codes of rooms being stored (they count against ``max_rooms`` already)."""
 
     def load(self) -> None:
         """Restore every room that can be; the others are reported and kept aside."""
@@ -654,29 +686,44 @@ class RoomManager:
         for room in self.rooms.values():
             room.schedule()
 
-    def evict_idle(self) -> int:
+    async def evict_idle(self) -> int:
         """Drop rooms with nobody connected and no activity for ``idle_room_seconds``."""
         now = time.monotonic()
-        idle = [code for code, room in self.rooms.items()
-                if not self.hub.clients(code)
-                and now - room.last_active >= self.limits.idle_room_seconds]
-        for code in idle:
-            self.rooms.pop(code).close()
-            self.storage.delete_room(code)
-        return len(idle)
+        return await self._forget(lambda room: not self.hub.clients(room.code)
+                                  and now - room.last_active >= self.limits.idle_room_seconds)
 
-    def expire_lobbies(self) -> int:
+    async def expire_lobbies(self) -> int:
         """Forget lobbies that never started and nobody has been in for a few minutes."""
         now = time.monotonic()
-        stale = [code for code, room in self.rooms.items()
-                 if room.status == LOBBY and room.game_no == 0 and not self.hub.clients(code)
-                 and now - room.last_active >= self.limits.lobby_expiry_seconds]
-        for code in stale:
-            self.storage.delete_room(code)
-            self.rooms.pop(code).close()
-        return len(stale)
+        return await self._forget(
+            lambda room: room.status == LOBBY and room.game_no == 0
+            and not self.hub.clients(room.code)
+            and now - room.last_active >= self.limits.lobby_expiry_seconds)
 
-    def create(self, settings: Any, host_name: Any, bots: Any) -> tuple[Room, int, str]:
+    async def _forget(self, unwanted: Callable[[Room], bool]) -> int:
+        """Delete the rooms that are ``unwanted`` (still, when their turn comes)."""
+        forgotten = 0
+        for code in [code for code, room in self.rooms.items() if unwanted(room)]:
+            room = self.rooms.get(code)
+            if room is not None and unwanted(room):
+                forgotten += await self._delete(room)
+        return forgotten
+
+    async def _delete(self, room: Room) -> bool:
+        """Out of reach at once, deleted from storage (after its changes already asked),
+        then closed; a room that could not be deleted stays as it was."""
+        code = room.code
+        del self.rooms[code]
+        try:
+            await room.commits.run(functools.partial(off_loop, self.storage.delete_room, code))
+        except StorageError as error:
+            log.warning("room %s: not deleted (kept, tried again later): %s", code, error)
+            self.rooms.setdefault(code, room)
+            return False
+        room.close()
+        return True
+
+    async def create(self, settings: Any, host_name: Any, bots: Any) -> tuple[Room, int, str]:
         """A new room with its host in seat 0 and its bots; returns the room, seat, token.
 
         Checked completely and stored before it exists: a refused or unstorable room
@@ -691,21 +738,26 @@ class RoomManager:
         if len(bots) + 1 > checked["capacity"]:
             raise RoomError("bad_settings", "more bots than free seats")
         name = person_name(host_name, "Player 1")
-        if len(self.rooms) >= self.limits.max_rooms:
-            self.expire_lobbies()
-            self.evict_idle()
-        if len(self.rooms) >= self.limits.max_rooms:
+        if len(self.rooms) + len(self.creating) >= self.limits.max_rooms:
+            await self.expire_lobbies()
+            await self.evict_idle()
+        if len(self.rooms) + len(self.creating) >= self.limits.max_rooms:
             raise RoomError("too_many_rooms", "this server has no room for another room")
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.rooms and code not in self.unrestored:
+            if code not in self.rooms and code not in self.unrestored \
+                    and code not in self.creating:
                 break
         room = Room(code, checked, self.storage, self.hub, self.timing)
         token = secrets.token_urlsafe(18)
         room.seats = [Seat(name, "human", token_hash=hash_token(token))]
         room.seats += [Seat(f"Bot {number}", "bot", level=level)
                        for number, level in enumerate(bots, 1)]
-        room.save()
+        self.creating.add(code)
+        try:
+            await off_loop(self.storage.save_room, code, room.record())
+        finally:
+            self.creating.discard(code)
         self.rooms[code] = room
         return room, 0, token
 

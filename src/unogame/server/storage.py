@@ -29,9 +29,10 @@ from typing import Any
 ROUND_BOUNDARY = "next_round"
 """The log entry (seat -1) that marks the deal of the next round."""
 
-BUSY_MS = 20
+BUSY_MS = 500
 """How long a write waits for a lock held elsewhere before it fails (and is retried or
-refused): writes run in the server's event loop, which must never wait long."""
+refused). The server's writes run in its storage thread, never in its event loop
+(``commits.py``): a short lock is waited out, a long one is a clean ``not_saved``."""
 
 
 class StorageError(Exception):
