@@ -9,11 +9,14 @@ from ..engine import Game
 from ..engine.errors import NotationError
 from ..engine.explain import refusal
 from ..engine.moves import Move
+from ..engine.state import PlayableGame
 
 
-def move_refusal(game: Game, seat: int, text: str) -> dict[str, Any] | None:
+def move_refusal(game: PlayableGame, seat: int, text: str) -> dict[str, Any] | None:
     """The engine's reason that ``text`` by ``seat`` is refused (None: no reason to give,
     e.g. the text is not a move in the notation)."""
+    if not isinstance(game, Game):  # the server's tables always hold the engine's Game
+        return None
     try:
         move = Move.parse(text)
     except NotationError:
@@ -23,7 +26,8 @@ def move_refusal(game: Game, seat: int, text: str) -> dict[str, Any] | None:
     return refusal(game, seat, move).to_json()
 
 
-def card_refusals(game: Game, seat: int, hand: list[str], legal: list[str]) -> dict[str, Any]:
+def card_refusals(game: PlayableGame, seat: int, hand: list[str],
+                  legal: list[str]) -> dict[str, Any]:
     """For each card of ``seat``'s hand with no legal play now, why it cannot be played:
     what the page says when that card is tapped."""
     playable = {text.split(" ")[1] for text in legal if text.startswith("play ")}
