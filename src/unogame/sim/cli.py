@@ -1,6 +1,7 @@
 """``uno sim``: bots play many rounds against each other; a table, and files with ``--out``.
 
 ``uno sim --players 4 --bots hard,medium,medium,medium --games 2000 --seed 1``
+``uno sim ... --ray`` plays the rounds as Ray tasks (a local Ray; ``--ray ADDRESS``: a cluster).
 """
 
 from __future__ import annotations
@@ -9,14 +10,17 @@ import argparse
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..bots import BOT_LEVELS, make_bot
 from ..engine import Rules, RulesError
+from ..i18n import LANGUAGES, translate
 from ..native import supports
-from .runner import BotError, SimConfig, run_rounds
+from .ray_runner import LOCAL, RayRunError, RayUnavailableError
+from .runner import BotError, RoundResult, SimConfig, run_rounds
 from .stats import format_table, summarize
 
 
@@ -34,6 +38,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None,
                         help="processes (default: every core)")
+    parser.add_argument("--ray", nargs="?", const=LOCAL, default=None, metavar="ADDRESS",
+                        help="play the rounds as Ray tasks (the [ray] extra): on a Ray of its "
+                             "own on this machine (--workers CPUs), or on the Ray cluster at "
+                             "ADDRESS (e.g. 10.0.0.5:6379 or ray://10.0.0.5:10001); the same "
+                             "results as without --ray")
     parser.add_argument("--out", type=Path, default=None,
                         help="directory for results.json, rounds.csv, bots.csv and PNG plots")
     parser.add_argument("--no-plots", action="store_true", help="with --out: no PNG files")
@@ -106,10 +115,23 @@ def cmd_sim(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                   f"{elapsed:.0f}s", end="", file=err, flush=True)
 
     try:
-        results = run_rounds(config, workers, progress=progress)
+        if args.ray is None:
+            results = run_rounds(config, workers, progress=progress)
+            where = f"on {workers} workers"
+        else:
+            results, cpus = run_on_ray(args.ray, config, args.workers, progress)
+            where = f"as Ray tasks on {cpus} CPUs, Ray's start-up included"
     except BotError as error:
         print(f"\nuno sim: {error}", file=err)
         return 2
+    except RayUnavailableError as error:
+        say_in_both(err, "sim.ray_missing", error=error)
+        return 1
+    except RayRunError as error:
+        if show:
+            print(file=err)
+        say_in_both(err, "sim.ray_failed", error=error)
+        return 1
     if show:
         print(file=err)
     summary = summarize(levels, results)
@@ -119,10 +141,25 @@ def cmd_sim(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     elapsed = time.perf_counter() - started
     core = "on" if config.native and supports(rules) else "off"
     print(f"{args.games} rounds in {elapsed:.1f} s: {args.games / elapsed:.1f} rounds/s "
-          f"on {workers} workers (compiled core {core})", file=out)
+          f"{where} (compiled core {core})", file=out)
     if args.out is not None:
         from .report import write_results
 
         paths = write_results(args.out, config, results, summary, plots=not args.no_plots)
         print(f"wrote {', '.join(str(path) for path in paths)}", file=out)
     return 0
+
+
+def run_on_ray(address: str, config: SimConfig, cpus: int | None,
+               progress: Callable[[int, int], None]) -> tuple[list[RoundResult], int]:
+    """The run's rounds as Ray tasks (Ray is imported only now); returns them and Ray's CPUs."""
+    from .ray_runner import ray_cpus, ray_session, run_rounds_on_ray
+
+    with ray_session(address, cpus) as ray:
+        return run_rounds_on_ray(ray, config, progress=progress), ray_cpus(ray)
+
+
+def say_in_both(err: TextIO, key: str, **fields: Any) -> None:
+    """An error line in each language (``uno sim`` has no language option)."""
+    for language in LANGUAGES:
+        print(f"uno sim: {translate(language, key, **fields)}", file=err)

@@ -158,7 +158,8 @@ def play_one(config: SimConfig, index: int, timed: bool = False) -> RoundResult:
                        game.scores[game.winner], turns, by_slot)
 
 
-def _play_chunk(job: tuple[SimConfig, int, int, bool]) -> list[RoundResult]:
+def play_chunk(job: tuple[SimConfig, int, int, bool]) -> list[RoundResult]:
+    """Rounds ``start`` to ``stop - 1`` of a run: ``job`` is ``(config, start, stop, timed)``."""
     config, start, stop, timed = job
     return [play_one(config, index, timed) for index in range(start, stop)]
 
@@ -183,11 +184,11 @@ def run_rounds(config: SimConfig, workers: int | None = None, timed: bool = Fals
                 progress(len(results), total)
 
     if workers <= 1 or len(jobs) <= 1:
-        collect(_play_chunk(job) for job in jobs)
+        collect(play_chunk(job) for job in jobs)
     else:
         context = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
         with context.Pool(workers) as pool:
-            collect(pool.imap_unordered(_play_chunk, jobs))
+            collect(pool.imap_unordered(play_chunk, jobs))
     results.sort(key=lambda result: result.index)
     return results
 
