@@ -13,6 +13,7 @@ dashboard, and is shut down when the run ends, however it ends.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
@@ -35,6 +36,12 @@ second at this size, against Ray's fraction of a millisecond per task."""
 TASKS_PER_CPU = 16
 """Chunks are cut so that each CPU gets about this many (a finer progress bar, and no CPU
 left idle at the end while another plays a long chunk)."""
+
+ABANDON_SECONDS = 10.0
+"""How long chunks cancelled after a failure are waited for."""
+
+START_ATTEMPTS = 3
+"""Tries to start a local Ray before giving up."""
 
 
 class RayUnavailableError(RuntimeError):
@@ -94,14 +101,19 @@ def ray_session(address: str = LOCAL, cpus: int | None = None) -> Iterator[Any]:
         try:
             _set_local_ray_environment()
             ray = import_ray()
-            try:
-                ray.init(address="local", num_cpus=cpus or os.cpu_count() or 1,
-                         include_dashboard=False, _temp_dir=temp_dir,
-                         object_store_memory=100 * 1024 * 1024,
-                         logging_level=logging.WARNING, log_to_driver=False)
-            except Exception as error:
-                ray.shutdown()
-                raise RayRunError(f"cannot start a local Ray: {error}") from error
+            for attempt in range(1, START_ATTEMPTS + 1):
+                try:
+                    ray.init(address="local", num_cpus=cpus or os.cpu_count() or 1,
+                             include_dashboard=False, _temp_dir=temp_dir,
+                             object_store_memory=100 * 1024 * 1024,
+                             logging_level=logging.WARNING, log_to_driver=False)
+                    break
+                except Exception as error:
+                    # Ray gives its processes 30 s to come up, which a busy machine can
+                    # miss; a second start finds their files in the page cache.
+                    ray.shutdown()
+                    if attempt == START_ATTEMPTS:
+                        raise RayRunError(f"cannot start a local Ray: {error}") from error
             try:
                 yield ray
             finally:
@@ -157,10 +169,22 @@ def run_rounds_on_ray(ray: Any, config: SimConfig, timed: bool = False,
             if progress is not None:
                 progress(len(results), total)
     finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+        _abandon(ray, pending)
     results.sort(key=lambda result: result.index)
     return results
+
+
+def _abandon(ray: Any, pending: list[Any]) -> None:
+    """Cancel the chunks still in flight after a failure (or Ctrl-C) and collect what they
+    left, so that Ray reports no "unhandled error" of a chunk nobody waits for."""
+    if not pending:
+        return
+    for ref in pending:
+        ray.cancel(ref)
+    finished, _ = ray.wait(pending, num_returns=len(pending), timeout=ABANDON_SECONDS)
+    for ref in finished:
+        with contextlib.suppress(Exception):
+            ray.get(ref)
 
 
 def _get(ray: Any, ref: Any) -> list[RoundResult]:
