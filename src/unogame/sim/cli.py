@@ -41,8 +41,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--ray", nargs="?", const=LOCAL, default=None, metavar="ADDRESS",
                         help="play the rounds as Ray tasks (the [ray] extra): on a Ray of its "
                              "own on this machine (--workers CPUs), or on the Ray cluster at "
-                             "ADDRESS (e.g. 10.0.0.5:6379 or ray://10.0.0.5:10001); the same "
-                             "results as without --ray")
+                             "ADDRESS (its head node, e.g. 10.0.0.5:6379); the same results as "
+                             "without --ray")
     parser.add_argument("--out", type=Path, default=None,
                         help="directory for results.json, rounds.csv, bots.csv and PNG plots")
     parser.add_argument("--no-plots", action="store_true", help="with --out: no PNG files")
