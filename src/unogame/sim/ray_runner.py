@@ -19,7 +19,9 @@ import math
 import os
 import secrets
 import shutil
+import signal
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -102,6 +104,7 @@ def ray_session(address: str = LOCAL, cpus: int | None = None) -> Iterator[Any]:
             _set_local_ray_environment()
             ray = import_ray()
             for attempt in range(1, START_ATTEMPTS + 1):
+                before = descendants()
                 try:
                     ray.init(address="local", num_cpus=cpus or os.cpu_count() or 1,
                              include_dashboard=False, _temp_dir=temp_dir,
@@ -112,6 +115,7 @@ def ray_session(address: str = LOCAL, cpus: int | None = None) -> Iterator[Any]:
                     # Ray gives its processes 30 s to come up, which a busy machine can
                     # miss; a second start finds their files in the page cache.
                     ray.shutdown()
+                    end_processes(descendants() - before)  # a failed start leaves them
                     if attempt == START_ATTEMPTS:
                         raise RayRunError(f"cannot start a local Ray: {error}") from error
             try:
@@ -132,6 +136,44 @@ def ray_session(address: str = LOCAL, cpus: int | None = None) -> Iterator[Any]:
             yield ray
         finally:
             ray.shutdown()
+
+
+def descendants() -> set[int]:
+    """The processes this one started, directly or not (empty where there is no /proc)."""
+    parents: dict[int, int] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return set()
+    for entry in entries:
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="utf-8") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[0] != "Z":
+                parents[int(entry)] = int(fields[1])
+    found: set[int] = set()
+    frontier = {os.getpid()}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def end_processes(pids: set[int]) -> None:
+    """Stop the given processes of ours (those of a Ray that failed to start): TERM, then KILL
+    what is still there after a few seconds."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, sig)
+        deadline = time.monotonic() + 5.0
+        while (pids := pids & descendants()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if not pids:
+            return
 
 
 def ray_cpus(ray: Any) -> int:
