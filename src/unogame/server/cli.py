@@ -69,14 +69,16 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import uvicorn
 
     from .app import create_app
-    from .rooms import Limits, Timing
+    from .flow import Timing
+    from .manager import Limits
 
-    db = args.db or str(default_db_path())
+    db = args.redis or args.db or str(default_db_path())
     lan = lan_address() if args.host in ("0.0.0.0", "::", "") else None
     try:
-        app = create_app(db, timing=Timing(think=args.bot_think),
+        app = create_app(None if args.redis else db, timing=Timing(think=args.bot_think),
                          limits=Limits(max_rooms=args.max_rooms),
-                         lan_url=f"http://{lan}:{args.port}" if lan else None)
+                         lan_url=f"http://{lan}:{args.port}" if lan else None,
+                         redis_url=args.redis, lease_seconds=args.lease)
     except Exception as error:  # a database that cannot be opened: say so, no traceback
         print(f"uno serve: cannot open the database {db}: {error}", file=err)
         return 1
@@ -98,6 +100,12 @@ def register(subparsers: Any) -> None:
                        help="address to listen on (0.0.0.0: the whole LAN; prints a QR code)")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", help="SQLite file (default: in the user's data directory)")
+    serve.add_argument("--redis", metavar="URL",
+                       help="share rooms with other processes through Redis "
+                            "(redis://HOST:PORT/DB; needs the [redis] extra) instead of --db")
+    serve.add_argument("--lease", type=float, default=5.0,
+                       help="with --redis: seconds before another process takes over the "
+                            "rooms of one that stopped")
     serve.add_argument("--max-rooms", type=int, default=1000)
     serve.add_argument("--bot-think", type=float, default=0.9,
                        help="seconds a bot thinks on its turn")
