@@ -65,18 +65,27 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 50, 1000)
 
 
+def serve_limits(args: argparse.Namespace) -> Any:
+    from .manager import Limits
+
+    if args.per_address is None:
+        return Limits(max_rooms=args.max_rooms)
+    return Limits(max_rooms=args.max_rooms,
+                  rooms_per_address=(args.per_address, float(args.per_address)),
+                  lookups_per_address=(3 * args.per_address, 3.0 * args.per_address))
+
+
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import uvicorn
 
     from .app import create_app
     from .flow import Timing
-    from .manager import Limits
 
     db = args.redis or args.db or str(default_db_path())
     lan = lan_address() if args.host in ("0.0.0.0", "::", "") else None
     try:
         app = create_app(None if args.redis else db, timing=Timing(think=args.bot_think),
-                         limits=Limits(max_rooms=args.max_rooms),
+                         limits=serve_limits(args),
                          lan_url=f"http://{lan}:{args.port}" if lan else None,
                          redis_url=args.redis, lease_seconds=args.lease)
     except Exception as error:  # a database that cannot be opened: say so, no traceback
@@ -90,7 +99,9 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print_banner(args.host, args.port, db, out)
     tune_gc()
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE,
-                log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=30)
+                log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=30,
+                proxy_headers=args.forwarded_allow_ips is not None,
+                forwarded_allow_ips=args.forwarded_allow_ips)
     return 0
 
 
@@ -107,6 +118,13 @@ def register(subparsers: Any) -> None:
                        help="with --redis: seconds before another process takes over the "
                             "rooms of one that stopped")
     serve.add_argument("--max-rooms", type=int, default=1000)
+    serve.add_argument("--per-address", type=int, metavar="N",
+                       help="rooms one client address may create a minute, and 3N room "
+                            "codes it may look up (default: 10 at once, then 2 a minute; "
+                            "30 lookups, then 30 a minute)")
+    serve.add_argument("--forwarded-allow-ips", metavar="IPS",
+                       help="behind a reverse proxy: trust its X-Forwarded-For from these "
+                            "addresses (e.g. 127.0.0.1), so limits apply per real client")
     serve.add_argument("--bot-think", type=float, default=0.9,
                        help="seconds a bot thinks on its turn")
     serve.add_argument("--log-level", default="warning")
