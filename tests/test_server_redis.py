@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,14 +18,8 @@ from redis_support import RedisServer, wait_until
 from test_server_support import Client, ServerThread, autoplay, create_room, loopback_limits, run
 
 from unogame.server.redis_store import log_key
-from unogame.server.storage import StaleError
 from unogame.server.rooms import Room
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    with RedisServer(tmp_path_factory.mktemp("redis")) as server:
-        yield server
+from unogame.server.storage import StaleError
 
 
 @pytest.fixture(scope="module")

@@ -21,6 +21,7 @@ The client is synchronous: the server calls it in its storage thread (``commits.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -34,8 +35,21 @@ except ImportError:  # pragma: no cover - the [redis] extra is not installed
 PREFIX = "uno:"
 TIMEOUT = 2.0
 """Seconds a call to Redis may take before it counts as failed (nothing stored)."""
+DEADLINE = 0.75 * TIMEOUT
+"""A change must reach Redis within this many seconds of being sent, or it is refused there
+(the servers' and Redis's clocks agree to well within the rest of ``TIMEOUT``)."""
 
-SAVE_ROOM = """
+LATE = """
+local now = redis.call('TIME')
+if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[#ARGV]) then
+  return redis.error_reply('LATE the server had given up on this change')
+end
+"""
+"""A change reaching Redis after its deadline (the last argument: ms since the epoch) is
+refused: the server that sent it already told its client it was not saved (a Redis that
+stopped answering, then read the change once it was resumed, must not store it)."""
+
+SAVE_ROOM = LATE + """
 local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
 if rev ~= tonumber(ARGV[3]) then
   return redis.error_reply('STALE the room was changed elsewhere')
@@ -48,7 +62,7 @@ redis.call('PUBLISH', KEYS[3], cjson.encode({k='rec', rev=rev, p=ARGV[5]}))
 return rev
 """
 
-APPEND_MOVE = """
+APPEND_MOVE = LATE + """
 if redis.call('HGET', KEYS[1], 'game_no') ~= ARGV[1] then
   return redis.error_reply('STALE the room is not in this game any more')
 end
@@ -98,6 +112,10 @@ def log_key(code: str, game_no: int) -> str:
 
 def channel(code: str) -> str:
     return f"{PREFIX}ev:{{{code}}}"
+
+
+def _deadline() -> int:
+    return int((time.time() + DEADLINE) * 1000)
 
 
 def _need_redis() -> Any:
@@ -156,7 +174,7 @@ class RedisStorage(Storage):
         try:
             rev = self._call(self._save, keys=[room_key(code), PREFIX + "rooms", channel(code)],
                              args=[code, text, self._revs.get(code, 0),
-                                   int(data.get("game_no", 0)), self.process])
+                                   int(data.get("game_no", 0)), self.process, _deadline()])
         except StaleError as error:
             raise self._stale(code, error) from None
         self._revs[code] = int(rev)
@@ -204,7 +222,7 @@ class RedisStorage(Storage):
         try:
             self._call(self._append, keys=[room_key(code), log_key(code, game_no),
                                            channel(code)],
-                       args=[game_no, index, seat, move, self.process])
+                       args=[game_no, index, seat, move, self.process, _deadline()])
         except StaleError as error:
             raise self._stale(code, error) from None
 
