@@ -183,8 +183,12 @@ class Nginx:
         text = text.replace("listen 80;", f"listen 127.0.0.1:{self.port};")
         text = text.replace("/var/log/nginx", prefix).replace("/run/nginx.pid",
                                                                 f"{prefix}/nginx.pid")
-        return ("daemon off;\nerror_log " + prefix + "/error.log warn;\n" +
-                text.replace("error_log", "# error_log"))
+        self.access_log = self.directory / "uno-access.log"
+        temporary = "".join(f"    {kind}_temp_path {prefix}/{kind.split('_')[0]};\n"
+                            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        text = text.replace("http {\n", "http {\n" + temporary, 1)
+        user = "user root;\n" if os.geteuid() == 0 else ""  # workers write the temp dirs
+        return "daemon off;\n" + user + text
 
     def start(self) -> Nginx:
         self.directory.mkdir(parents=True, exist_ok=True)

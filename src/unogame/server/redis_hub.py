@@ -197,7 +197,7 @@ class RedisHub(LocalHub):
                     if message is not None and message.get("type") == "message":
                         self._deliver(message)
                     if time.monotonic() - pinged > 1.0:  # a silent, stopped server is noticed
-                        await asyncio.wait_for(pubsub.ping(), TIMEOUT)
+                        await asyncio.wait_for(self._db.ping(), TIMEOUT)
                         pinged = time.monotonic()
             except asyncio.CancelledError:
                 raise

@@ -437,7 +437,8 @@ class Room:
             return
         log.warning("room %s: move not saved, retrying: %s", self.code, error)
         self.hub.publish(self.code, lambda seat: {
-            "type": "error", "code": "not_saved", "message": "the game could not be saved"})
+            "type": "error", "code": "not_saved",
+            "message": "the game could not be saved; nothing changed, try again"})
 
     def _running(self) -> RoomGame:
         if self.current is None or self.status == LOBBY:
