@@ -33,6 +33,11 @@ class Player:
         self.connections = 0
         self.closed_by_server = 0
         self.stop = False
+        self.move_each_time = False
+        """Through a proxy: come back on another process each time."""
+        self.server: str | None = None
+        self.servers: list[str | None] = []
+        """The process of each connection, in order."""
 
     @property
     def positions(self) -> list[Message]:
@@ -46,6 +51,7 @@ class Player:
 
     async def connect(self) -> Client:
         """Back into the seat on the current address (tried again on the next ones)."""
+        tries = 0
         while True:
             url = self.urls[self.at % len(self.urls)]
             try:
@@ -54,6 +60,14 @@ class Player:
                 await client.send({"type": "resume", "room": self.room, "token": self.token})
                 await client.wait_for(lambda m: m["type"] in ("state", "error"), 15, start)
                 if client.messages[-1]["type"] == "state":
+                    server = next(m.get("server") for m in client.messages
+                                  if m["type"] == "joined")
+                    if self.move_each_time and server == self.server and tries < 20:
+                        tries += 1  # the same process again: a proxy's next pick is another
+                        await client.close()
+                        continue
+                    self.servers.append(server)
+                    self.server = server
                     self.connections += 1
                     self.client = client
                     return client

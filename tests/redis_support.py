@@ -113,6 +113,10 @@ class ServeProcess:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self, log: Path | None = None) -> ServeProcess:
+        return self.launch(log).wait_ready()
+
+    def launch(self, log: Path | None = None) -> ServeProcess:
+        """Start the process (:meth:`wait_ready` waits for it: start several, then wait)."""
         self.log = log
         output = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
@@ -122,7 +126,10 @@ class ServeProcess:
             stdout=output, stderr=output)
         if log is not None:
             output.close()  # type: ignore[union-attr]
+        return self
 
+    def wait_ready(self, timeout: float = 60) -> ServeProcess:
+        """Until /healthz answers with the link to Redis up (generous: a loaded machine)."""
         def healthy() -> bool:
             assert self.process is not None
             if self.process.poll() is not None:
@@ -131,7 +138,7 @@ class ServeProcess:
                                         timeout=2) as response:
                 return bool(response.status == 200 and b'"redis":true' in response.read())
 
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + timeout
         while True:
             try:
                 if healthy():

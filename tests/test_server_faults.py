@@ -29,9 +29,11 @@ NOT_SAVED = "the game could not be saved; nothing changed, try again"
 def servers(redis_server: RedisServer, tmp_path: Path) -> Iterator[list[ServeProcess]]:
     started: list[ServeProcess] = []
     try:
-        for number in range(2):
-            started.append(ServeProcess(redis_server.url, lease=1.5).start(
+        for number in range(2):  # both start at once, then both are waited for
+            started.append(ServeProcess(redis_server.url, lease=1.5).launch(
                 tmp_path / f"serve{number}.log"))
+        for server in started:
+            server.wait_ready()
         yield started
     finally:
         for server in started:

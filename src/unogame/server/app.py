@@ -261,7 +261,10 @@ class Server:
         conn.room = room
         conn.seat = seat
         self.manager.hub.attach(room.code, conn)
-        conn.send({"type": "joined", "room": room.code, "seat": seat, "token": token})
+        joined = {"type": "joined", "room": room.code, "seat": seat, "token": token}
+        if isinstance(self.manager.hub, RedisHub):  # which process (a proxy picks one)
+            joined["server"] = self.manager.hub.process
+        conn.send(joined)
         room.connected(seat)
         conn.send(room.room_message(seat))
         conn.send(room.state_message(seat))
