@@ -68,7 +68,7 @@ def tune_gc() -> None:
 def serve_limits(args: argparse.Namespace) -> Any:
     from .manager import Limits
 
-    if args.per_address is None:
+    if getattr(args, "per_address", None) is None:
         return Limits(max_rooms=args.max_rooms)
     return Limits(max_rooms=args.max_rooms,
                   rooms_per_address=(args.per_address, float(args.per_address)),
@@ -81,13 +81,14 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .app import create_app
     from .flow import Timing
 
-    db = args.redis or args.db or str(default_db_path())
+    redis_url = getattr(args, "redis", None)  # the options added later are optional
+    db = redis_url or args.db or str(default_db_path())
     lan = lan_address() if args.host in ("0.0.0.0", "::", "") else None
     try:
-        app = create_app(None if args.redis else db, timing=Timing(think=args.bot_think),
+        app = create_app(None if redis_url else db, timing=Timing(think=args.bot_think),
                          limits=serve_limits(args),
                          lan_url=f"http://{lan}:{args.port}" if lan else None,
-                         redis_url=args.redis, lease_seconds=args.lease)
+                         redis_url=redis_url, lease_seconds=getattr(args, "lease", 5.0))
     except Exception as error:  # a database that cannot be opened: say so, no traceback
         print(f"uno serve: cannot open the database {db}: {error}", file=err)
         return 1
@@ -100,8 +101,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tune_gc()
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE,
                 log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=30,
-                proxy_headers=args.forwarded_allow_ips is not None,
-                forwarded_allow_ips=args.forwarded_allow_ips)
+                proxy_headers=getattr(args, "forwarded_allow_ips", None) is not None,
+                forwarded_allow_ips=getattr(args, "forwarded_allow_ips", None))
     return 0
 
 

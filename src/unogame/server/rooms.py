@@ -27,6 +27,7 @@ from .commits import Commits, off_loop, one_at_a_time
 from .flow import RoomGame
 from .flow import Timing as Timing
 from .hub import Client, Hub
+from .presence import RoomPresence
 from .seats import CODE_ALPHABET as CODE_ALPHABET
 from .seats import CODE_LENGTH as CODE_LENGTH
 from .seats import (
@@ -47,7 +48,7 @@ from .why import card_refusals, move_refusal
 log = logging.getLogger("unogame.server")
 
 
-class Room:
+class Room(RoomPresence):
     """One room: settings, seats, the current game (rebuilt from its log) and its bots."""
 
     def __init__(self, code: str, settings: dict[str, Any], storage: Storage, hub: Hub,
@@ -85,7 +86,7 @@ class Room:
         processes: it holds the room's lease)."""
         self.elsewhere: dict[str, dict[str, Any]] = {}
         """Other server processes' clients of the room, by process (presence)."""
-        self._present: dict[int, bool] = {}
+        self.present: dict[int, bool] = {}
 
     # ------------------------------------------------------------ persistence
 
@@ -98,6 +99,10 @@ class Room:
     def log_length(self) -> int:
         """Entries in the current game's log (moves and round boundaries)."""
         return self.current.table.version if self.current is not None else 0
+
+    def sync_clock(self) -> None:
+        if self.current is not None:
+            self.current.sync()
 
     @property
     def table(self) -> Table | None:
@@ -171,7 +176,7 @@ class Room:
         self.version_base = data["version_base"]
         self.deal = data.get("deal")
         self.matches = list(data.get("matches", []))
-        self._present = {index: self.present_anywhere(index) for index in range(len(self.seats))}
+        self.present = {index: self.present_anywhere(index) for index in range(len(self.seats))}
         if self.game_no:
             self._new_game()
             assert self.current is not None
@@ -270,82 +275,6 @@ class Room:
         self.publish_state()
         self.schedule()
         return unseated
-
-    def connected(self, seat: int | None) -> None:
-        if seat is None:
-            self.spectators += 1
-        else:
-            self.seats[seat].connected += 1
-            self.seats[seat].gone_since = None
-        self._presence()
-
-    def disconnected(self, seat: int | None) -> None:
-        if seat is None:
-            self.spectators = max(0, self.spectators - 1)
-        elif 0 <= seat < len(self.seats):
-            info = self.seats[seat]
-            info.connected = max(0, info.connected - 1)
-        self._presence()
-
-    def present_anywhere(self, seat: int) -> bool:
-        """Someone has the seat open, in this process or another."""
-        key = str(seat)
-        return self.seats[seat].connected > 0 or any(
-            presence.get("seats", {}).get(key, 0) > 0 for presence in self.elsewhere.values())
-
-    def watchers(self) -> int:
-        """Spectators in every process."""
-        return self.spectators + sum(int(presence.get("watchers", 0))
-                                     for presence in self.elsewhere.values())
-
-    def presence_elsewhere(self, process: str, presence: dict[str, Any] | None) -> None:
-        """Another process's clients of the room (``None``: it has none, or died)."""
-        known = self.elsewhere.get(process)
-        if presence is None:
-            self.elsewhere.pop(process, None)
-        elif known is None or presence.get("seq", 0) >= known.get("seq", 0):
-            self.elsewhere[process] = presence
-        self._presence()
-
-    def _presence(self) -> None:
-        """Seats opened or left anywhere: a person back sends their stand-in away, a person
-        gone starts their grace."""
-        table = self.table
-        for index, info in enumerate(self.seats):
-            now = self.present_anywhere(index)
-            if now == self._present.get(index, False):
-                continue
-            self._present[index] = now
-            if now:
-                info.gone_since = None
-                if table is not None and info.kind == "human":
-                    table.set_present(index, True)  # back: a bot standing in leaves
-            else:
-                info.gone_since = time.monotonic()
-                if info.kind == "human":
-                    self._gone(index)
-        self.publish_room()
-        self.schedule()
-
-    def _gone(self, seat: int) -> None:
-        """A person's last connection closed: the table starts their grace; a host who
-        leaves hands the role to the next connected person."""
-        table = self.table
-        if table is not None:
-            if self.current is not None:
-                self.current.sync()
-            table.set_present(seat, False)
-            host = table.host if table.host is not None else self.host
-        elif seat == self.host:  # the lobby: the next connected person hosts
-            count = len(self.seats)
-            following = [(seat + step) % count for step in range(1, count)]
-            host = next((index for index in following if self.seats[index].kind == "human"
-                         and self.present_anywhere(index)), self.host)
-        else:
-            return
-        if host != self.host:
-            self.host = host
-            self.save_later("the new host")  # if it fails, a restart keeps the former host
 
     # ------------------------------------------------------------ game flow
 
