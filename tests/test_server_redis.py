@@ -54,6 +54,12 @@ def test_a_room_is_played_from_both_servers(pair: tuple[ServerThread, ServerThre
         await guest.request({"type": "join", "room": host.room, "name": "Guest"}, "state")
         room_two = await host.wait_for(lambda m: m["type"] == "room" and len(m["seats"]) == 3)
         assert [seat["name"] for seat in room_two["seats"]] == ["Host", "Bot 1", "Guest"]
+        # The guest's connection is on the other server: this one counts them as present
+        # (no stand-in bot for them, the room is not paused).
+        room_one = one.manager.rooms[host.room]
+        await asyncio.to_thread(wait_until, lambda: room_one.present_anywhere(2), 10,
+                                "the guest present on the first server")
+        assert room_one.seats[2].connected == 0
         await host.request({"type": "start"}, "state")
         await guest.wait_for(lambda m: m["type"] == "state" and m["view"] is not None)
         results = await asyncio.gather(autoplay(host, 1, deal=True, timeout=90),
@@ -65,6 +71,7 @@ def test_a_room_is_played_from_both_servers(pair: tuple[ServerThread, ServerThre
 
     code, clients = run(scenario())
     rooms = [one.manager.rooms[code], two.manager.rooms[code]]
+    assert [room.driving for room in rooms].count(True) == 1  # one lease, one driver
     log = stored(redis_server, rooms[0])
     # Both copies are the stored game: same position, same log, same final version.
     assert rooms[0].game.position() == rooms[1].game.position()  # type: ignore[union-attr]

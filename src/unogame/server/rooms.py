@@ -137,7 +137,11 @@ class Room(RoomPresence):
     def save_later(self, what: str) -> None:
         """Store the room's record as it will be then, as one of its changes, nobody
         waiting: a change already applied that a restore would derive anyway (the host, the
-        status), logged if it fails."""
+        status), logged if it fails. With several processes, the one that drives the room
+        saves it (the others derive the same change from the log)."""
+        if not self.driving:
+            return
+
         async def save() -> None:
             if self._closed:
                 return
