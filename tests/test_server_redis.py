@@ -175,3 +175,32 @@ def test_the_other_server_takes_the_bots_over(redis_server: RedisServer) -> None
             assert room.driving and done["version"] > 40
     finally:
         first.__exit__(None, None, None)
+
+
+def test_the_spectator_limit_holds_across_servers(redis_server: RedisServer) -> None:
+    limits = loopback_limits(max_spectators_per_room=3)
+    with ServerThread(redis_url=redis_server.url, limits=limits) as one, \
+            ServerThread(redis_url=redis_server.url, limits=limits) as two:
+        async def scenario() -> list[str]:
+            host = await create_room(one.ws_url, seats=2)
+            watchers = []
+            for server in (two, two, one):
+                watcher = await Client.connect(server.ws_url)
+                await watcher.request({"type": "watch", "room": host.room}, "state")
+                watchers.append(watcher)
+            for server in (one, two):
+                room = server.manager.rooms[host.room]
+                await asyncio.to_thread(wait_until, lambda r=room: r.watchers() == 3, 10,
+                                        "each server counting the other's spectators")
+            codes = []
+            for server in (one, two):
+                late = await Client.connect(server.ws_url)
+                reply = await late.request({"type": "watch", "room": host.room},
+                                           ("state", "error"))
+                codes.append(reply.get("code", reply["type"]))
+                await late.close()
+            for client in (host, *watchers):
+                await client.close()
+            return codes
+
+        assert run(scenario()) == ["room_crowded", "room_crowded"]

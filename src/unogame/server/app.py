@@ -243,10 +243,11 @@ class Server:
         limits = self.manager.limits
         others = [c for c in self.manager.hub.clients(room.code) if c is not conn]
         if seat is None:
+            # with several processes, the other processes' clients count too
             watching = sum(1 for c in others if c.seat is None) + room.watchers() \
                 - room.spectators
             if watching >= limits.max_spectators_per_room \
-                    or len(others) >= limits.max_clients_per_room:
+                    or len(others) + room.clients_elsewhere() >= limits.max_clients_per_room:
                 raise RoomError("room_crowded", "too many people are watching this room")
             return
         same_seat = [c for c in others if c.seat == seat and isinstance(c, Connection)]

@@ -70,6 +70,11 @@ class RoomPresence:
         return self.spectators + sum(int(presence.get("watchers", 0))
                                      for presence in self.elsewhere.values())
 
+    def clients_elsewhere(self) -> int:
+        """Connections to the room in the other processes (seats and spectators)."""
+        return sum(int(presence.get("watchers", 0)) + sum(presence.get("seats", {}).values())
+                   for presence in self.elsewhere.values())
+
     def presence_elsewhere(self, process: str, presence: dict[str, Any] | None) -> None:
         """Another process's clients of the room (``None``: it has none, or died)."""
         known = self.elsewhere.get(process)
