@@ -12,8 +12,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import redis
 from test_server_support import free_port
 
@@ -95,6 +97,14 @@ class RedisServer:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.process.pid, signal.SIGCONT)
         self.stop()
+
+
+@pytest.fixture(scope="module", name="redis_server")
+def redis_server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A real redis-server for the module (AOF, appendfsync always), on a free port; a test
+    module uses it by importing it."""
+    with RedisServer(tmp_path_factory.mktemp("redis")) as server:
+        yield server
 
 
 class ServeProcess:

@@ -15,7 +15,11 @@ from pathlib import Path
 
 import pytest
 from cluster_players import Player, table_of_players
-from redis_support import RedisServer, ServeProcess
+from redis_support import (
+    RedisServer,
+    ServeProcess,
+    redis_server_fixture,  # noqa: F401 - the fixture redis_server
+)
 from test_server_support import Client, run
 
 from unogame import i18n

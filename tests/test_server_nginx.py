@@ -10,7 +10,12 @@ import urllib.request
 from pathlib import Path
 
 from cluster_players import Player, table_of_players
-from redis_support import Nginx, RedisServer, ServeProcess
+from redis_support import (
+    Nginx,
+    RedisServer,
+    ServeProcess,
+    redis_server_fixture,  # noqa: F401 - the fixture redis_server
+)
 from test_server_support import run
 
 

@@ -14,7 +14,10 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from redis_support import wait_until
+from redis_support import (
+    redis_server_fixture,  # noqa: F401 - the fixture redis_server
+    wait_until,
+)
 from test_server_support import (
     Client,
     ServerThread,

@@ -14,7 +14,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from redis_support import RedisServer, wait_until
+from redis_support import (
+    RedisServer,
+    redis_server_fixture,  # noqa: F401 - the fixture redis_server
+    wait_until,
+)
 from test_server_support import Client, ServerThread, autoplay, create_room, loopback_limits, run
 
 from unogame.server.redis_store import log_key
