@@ -18,10 +18,12 @@ from typing import Any
 
 from ..table import TableError
 from .commits import off_loop
+from .flow import RETRY_SECONDS
 from .manager import RoomManager
 from .redis_hub import RedisHub
 from .redis_store import RedisStorage
 from .rooms import Room
+from .storage import StorageError
 
 log = logging.getLogger("unogame.server")
 
@@ -137,8 +139,15 @@ class Cluster:
             room.commits.start(lambda: self._catch_up(room))
 
     async def _catch_up(self, room: Room) -> None:
-        """Read the room from Redis and apply what this copy missed."""
-        loaded = await off_loop(self.storage.load_room, room.code)
+        """Read the room from Redis and apply what this copy missed (tried again shortly
+        if Redis cannot be read now)."""
+        try:
+            loaded = await off_loop(self.storage.load_room, room.code)
+        except StorageError as error:
+            log.info("room %s: catching up failed, trying again: %s", room.code, error)
+            if self._loop is not None:
+                self._loop.call_later(RETRY_SECONDS, self.catch_up, room.code)
+            return
         if loaded is None:
             self.manager.forget_here(room)
             return
@@ -157,14 +166,14 @@ class Cluster:
 
     # ------------------------------------------------------------ lease, link, processes
 
-    def lease(self, code: str, held: bool) -> None:
+    def lease(self, code: str, held: bool, stored: tuple[int, int, int] | None) -> None:
         room = self.manager.rooms.get(code)
         if room is None:
             return
         log.info("room %s: %s", code, "driven here" if held else "no longer driven here")
         room.driving = held
-        if held:  # catch up first: the process that drove it may have moved last
-            self.catch_up(code)
+        if held and stored != (self.storage.known_rev(code), room.game_no, room.log_length):
+            self.catch_up(code)  # the process that drove it moved last: read what it did
         else:
             room.schedule()
 

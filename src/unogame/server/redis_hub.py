@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .hub import Client, LocalHub
-from .redis_store import PREFIX, TIMEOUT, channel
+from .redis_store import PREFIX, TIMEOUT, channel, room_key
 
 try:
     import redis.asyncio as aioredis
@@ -40,18 +40,25 @@ log = logging.getLogger("unogame.server")
 
 LEASE_SCRIPT = """
 local out = {}
-for i, key in ipairs(KEYS) do
+local n = #KEYS / 2
+for i = 1, n do
+  local key = KEYS[i]
   local holder = redis.call('GET', key)
   if holder == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2]); out[i] = 1
   elseif (not holder) and ARGV[2 + i] == '1' then
-    redis.call('SET', key, ARGV[1], 'PX', ARGV[2]); out[i] = 1
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    -- newly taken: where the room stands, so the process catches up only if it must
+    local room = redis.call('HMGET', KEYS[n + i], 'rev', 'game_no', 'moves')
+    out[i] = {2, tonumber(room[1]) or 0, tonumber(room[2]) or 0, tonumber(room[3]) or 0}
   else
     out[i] = 0
   end
 end
 return out
 """
+"""Per room: renew the lease this process holds (1), take a free one it wants (the room's
+``rev``, ``game_no`` and log length as stored), or neither (0)."""
 
 RELEASE_SCRIPT = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -91,8 +98,10 @@ class RedisHub(LocalHub):
         self.lease_seconds = lease_seconds
         self.on_event: Callable[[str, dict[str, Any]], None] = lambda code, payload: None
         """A message of another process about a room this process follows."""
-        self.on_lease: Callable[[str, bool], None] = lambda code, held: None
-        """This process now drives (``True``) or no longer drives a room."""
+        self.on_lease: Callable[[str, bool, tuple[int, int, int] | None], None] = \
+            lambda code, held, stored: None
+        """This process now drives (``True``) or no longer drives a room; when it took
+        the lease, the room's (rev, game_no, log length) in Redis then."""
         self.on_link: Callable[[bool], None] = lambda up: None
         """Redis became unreachable (``False``) or reachable again."""
         self.on_dead: Callable[[set[str]], None] = lambda processes: None
@@ -104,6 +113,8 @@ class RedisHub(LocalHub):
         self.followed: set[str] = set()
         self.held: set[str] = set()
         self.link_up = False
+        self._linked = False
+        """The link was up once (a later "up" is a reconnection)."""
         self._db: Any = None
         self._pubsub: Any = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -177,7 +188,11 @@ class RedisHub(LocalHub):
     def _set_link(self, up: bool) -> None:
         if up != self.link_up:
             self.link_up = up
-            log.warning("redis %s", "reachable again" if up else "unreachable; reconnecting")
+            if up and self._linked:
+                log.warning("redis reachable again")
+            elif not up:
+                log.warning("redis unreachable; reconnecting")
+            self._linked = True
             self.on_link(up)
 
     async def _listen(self) -> None:
@@ -239,7 +254,7 @@ class RedisHub(LocalHub):
                         pipe.mget([process_key(other) for other in others])
                     replies = await asyncio.wait_for(pipe.execute(), TIMEOUT)
                 held = await asyncio.wait_for(self._lease(
-                    keys=[lease_key(code) for code in codes],
+                    keys=[*(lease_key(code) for code in codes), *map(room_key, codes)],
                     args=[self.process, ms, *("1" if wanted[c] else "0" for c in codes)]),
                     TIMEOUT) if codes else []
             except asyncio.CancelledError:
@@ -249,7 +264,7 @@ class RedisHub(LocalHub):
                 if time.monotonic() - self._renewed > self.lease_seconds * 0.8:
                     for code in list(self.held):
                         self.held.discard(code)
-                        self.on_lease(code, False)
+                        self.on_lease(code, False, None)
                 continue
             self._renewed = time.monotonic()
             if others:
@@ -260,7 +275,9 @@ class RedisHub(LocalHub):
             for code, now_held in zip(codes, held, strict=True):
                 if bool(now_held) != (code in self.held):
                     (self.held.add if now_held else self.held.discard)(code)
-                    self.on_lease(code, bool(now_held))
+                    stored = tuple(int(v) for v in now_held[1:4]) \
+                        if isinstance(now_held, list) else None
+                    self.on_lease(code, bool(now_held), stored)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ presence
 
