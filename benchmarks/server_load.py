@@ -88,6 +88,8 @@ class Player:
         self.wake = asyncio.Event()
         self.stop = False
         self.joined = asyncio.Event()
+        self.started = asyncio.Event()
+        self.refused = asyncio.Event()
         self.round_seen = -1
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -100,6 +102,8 @@ class Player:
             message = json.loads(text)
             kind = message["type"]
             if kind in ("update", "state"):
+                if message.get("view") is not None:
+                    self.started.set()
                 self.latest = message
                 self.wake.set()
                 if kind == "update" and stats.measuring:
@@ -120,6 +124,7 @@ class Player:
                 self.joined.set()
             elif kind == "error":
                 stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
+                self.refused.set()
 
     async def play(self) -> None:
         """Answer each new position after a think time, as a person's phone would."""
@@ -173,13 +178,29 @@ async def start_room(urls: list[str], stats: Stats, level: str, think: float,
         player.ws = await websockets.connect(player.url, max_size=2**22, ping_interval=None)
         asyncio.get_running_loop().create_task(player.reader())
     host = players[0]
-    await host.send({"type": "create", "name": "host", "settings": {"seats": 4}})
-    await host.joined.wait()
+    await until_joined(host, {"type": "create", "name": "host", "settings": {"seats": 4}})
     for player in players[1:]:
-        await player.send({"type": "join", "room": host.room, "name": "p"})
-        await player.joined.wait()
-    await host.send({"type": "start"})
+        await until_joined(player, {"type": "join", "room": host.room, "name": "p"})
+    await until(host, {"type": "start"}, host.started)
     return players
+
+
+async def until_joined(player: Player, message: dict[str, Any]) -> None:
+    """Send ``message`` until the server seats the player (a loaded server may refuse it as
+    not saved: its storage thread busy for more than 2 s)."""
+    await until(player, message, player.joined)
+
+
+async def until(player: Player, message: dict[str, Any], done: asyncio.Event) -> None:
+    while not done.is_set():
+        player.refused.clear()
+        await player.send(message)
+        waits = [asyncio.ensure_future(done.wait()), asyncio.ensure_future(player.refused.wait())]
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        for wait in waits:
+            wait.cancel()
+        if not done.is_set():
+            await asyncio.sleep(0.5)
 
 
 async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
