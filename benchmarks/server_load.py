@@ -9,6 +9,16 @@ reaching all four seats, and the server's memory per connection.
     .venv/bin/python benchmarks/server_load.py --rooms 500 --seconds 60
 
 Goal: 500 rooms (2,000 connections) on one server process with p99 <= 50 ms.
+
+Several processes sharing rooms through Redis (issue 13): ``--redis URL --processes N``
+starts N ``uno serve --redis URL`` processes; each room's four clients connect to one of
+them (room i to process i mod N; ``--spread``: its clients round robin over all of them, as
+behind a round-robin proxy, so every process holds every room). Also printed: CPU per move
+(the servers' and Redis's), Redis commands per move (INFO commandstats). The load generator
+(this process) lowers its own priority (``--client-nice``) after starting the servers.
+
+    .venv/bin/python benchmarks/server_load.py --redis redis://127.0.0.1:6390/0 \
+        --processes 2 --rooms 1000
 """
 
 from __future__ import annotations
@@ -78,6 +88,8 @@ class Player:
         self.wake = asyncio.Event()
         self.stop = False
         self.joined = asyncio.Event()
+        self.started = asyncio.Event()
+        self.refused = asyncio.Event()
         self.round_seen = -1
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -90,6 +102,8 @@ class Player:
             message = json.loads(text)
             kind = message["type"]
             if kind in ("update", "state"):
+                if message.get("view") is not None:
+                    self.started.set()
                 self.latest = message
                 self.wake.set()
                 if kind == "update" and stats.measuring:
@@ -110,6 +124,7 @@ class Player:
                 self.joined.set()
             elif kind == "error":
                 stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
+                self.refused.set()
 
     async def play(self) -> None:
         """Answer each new position after a think time, as a person's phone would."""
@@ -154,19 +169,38 @@ class Player:
             await self.send({"type": "move", "move": move.text, "version": version})
 
 
-async def start_room(url: str, stats: Stats, level: str, think: float, seed: int) -> list[Player]:
-    players = [Player(url, stats, level, think, seed * 10 + i) for i in range(4)]
+async def start_room(urls: list[str], stats: Stats, level: str, think: float,
+                     seed: int) -> list[Player]:
+    """A room of four clients; ``urls``: the server address of each client."""
+    players = [Player(urls[i % len(urls)], stats, level, think, seed * 10 + i)
+               for i in range(4)]
     for player in players:
-        player.ws = await websockets.connect(url, max_size=2**22, ping_interval=None)
+        player.ws = await websockets.connect(player.url, max_size=2**22, ping_interval=None)
         asyncio.get_running_loop().create_task(player.reader())
     host = players[0]
-    await host.send({"type": "create", "name": "host", "settings": {"seats": 4}})
-    await host.joined.wait()
+    await until_joined(host, {"type": "create", "name": "host", "settings": {"seats": 4}})
     for player in players[1:]:
-        await player.send({"type": "join", "room": host.room, "name": "p"})
-        await player.joined.wait()
-    await host.send({"type": "start"})
+        await until_joined(player, {"type": "join", "room": host.room, "name": "p"})
+    await until(host, {"type": "start"}, host.started)
     return players
+
+
+async def until_joined(player: Player, message: dict[str, Any]) -> None:
+    """Send ``message`` until the server seats the player (a loaded server may refuse it as
+    not saved: its storage thread busy for more than 2 s)."""
+    await until(player, message, player.joined)
+
+
+async def until(player: Player, message: dict[str, Any], done: asyncio.Event) -> None:
+    while not done.is_set():
+        player.refused.clear()
+        await player.send(message)
+        waits = [asyncio.ensure_future(done.wait()), asyncio.ensure_future(player.refused.wait())]
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        for wait in waits:
+            wait.cancel()
+        if not done.is_set():
+            await asyncio.sleep(0.5)
 
 
 async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
@@ -182,30 +216,60 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def redis_info(url: str) -> dict[str, Any]:
+    import redis
+
+    with redis.Redis.from_url(url) as db:
+        return {"stats": db.info("stats"), "commands": db.info("commandstats"),
+                "server": db.info("server"), "memory": db.info("memory")}
+
+
+def redis_calls(before: dict[str, Any], after: dict[str, Any]) -> dict[str, int]:
+    calls = {name.removeprefix("cmdstat_"): int(value["calls"])
+             - int(before["commands"].get(name, {}).get("calls", 0))
+             for name, value in after["commands"].items()}
+    return {name: count for name, count in sorted(calls.items(), key=lambda kv: -kv[1])
+            if count > 0}
+
+
 async def run(args: argparse.Namespace) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="uno-load-"))
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "unogame", "serve", "--port", str(port), "--db",
-         str(workdir / "load.sqlite3"), "--max-rooms", str(args.rooms + 10),
-         "--log-level", "error"],
-        stdout=subprocess.DEVNULL)
+    servers: list[subprocess.Popen[bytes]] = []
+    ports = [free_port() for _ in range(args.processes)]
+    for port in ports:
+        backend = ["--redis", args.redis, "--lease", "5"] if args.redis else \
+            ["--db", str(workdir / "load.sqlite3")]
+        servers.append(subprocess.Popen(
+            [sys.executable, "-m", "unogame", "serve", "--port", str(port), *backend,
+             "--max-rooms", str(args.rooms + 1_000_000), "--per-address", "1000000",
+             "--log-level", "error"],
+            stdout=subprocess.DEVNULL))
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).close()
-                break
-            except OSError:
-                await asyncio.sleep(0.05)
-        base_rss = rss_kib(server.pid)
-        url = f"ws://127.0.0.1:{port}/ws"
+        for port in ports:
+            for _ in range(600):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz",
+                                           timeout=1).close()
+                    break
+                except OSError:
+                    await asyncio.sleep(0.05)
+        if args.client_nice:
+            os.nice(args.client_nice)  # the servers keep their priority
+        base_rss = sum(rss_kib(server.pid) for server in servers)
+        urls = [f"ws://127.0.0.1:{port}/ws" for port in ports]
         stats = Stats()
         players: list[Player] = []
         started = time.perf_counter()
         batch = 25
+
+        def room_urls(index: int) -> list[str]:
+            if args.spread:
+                return [urls[(index * 4 + seat) % len(urls)] for seat in range(4)]
+            return [urls[index % len(urls)]]
+
         for first in range(0, args.rooms, batch):
             rooms = await asyncio.gather(*[
-                start_room(url, stats, args.level, args.think, seed)
+                start_room(room_urls(seed), stats, args.level, args.think, seed)
                 for seed in range(first, min(args.rooms, first + batch))])
             for room in rooms:
                 players.extend(room)
@@ -220,15 +284,20 @@ async def run(args: argparse.Namespace) -> None:
         lags: list[float] = []
         lag_stop = asyncio.Event()
         lag_task = asyncio.get_running_loop().create_task(loop_lag(lags, lag_stop))
-        cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
+        info0 = redis_info(args.redis) if args.redis else None
+        redis_pid = int(info0["server"]["process_id"]) if info0 else None
+        redis_cpu0 = cpu_seconds(redis_pid) if redis_pid else 0.0
+        cpu0, t0 = sum(cpu_seconds(server.pid) for server in servers), time.perf_counter()
         client_cpu0 = time.process_time()
         await asyncio.sleep(args.seconds)
         stats.measuring = False
         lag_stop.set()
         await lag_task
         client_cpu = time.process_time() - client_cpu0
-        cpu1, t1 = cpu_seconds(server.pid), time.perf_counter()
-        rss = rss_kib(server.pid)
+        cpu1, t1 = sum(cpu_seconds(server.pid) for server in servers), time.perf_counter()
+        redis_cpu = (cpu_seconds(redis_pid) - redis_cpu0) if redis_pid else 0.0
+        info1 = redis_info(args.redis) if args.redis else None
+        rss = sum(rss_kib(server.pid) for server in servers)
         for player in players:
             player.stop = True
             player.wake.set()
@@ -244,7 +313,22 @@ async def run(args: argparse.Namespace) -> None:
             print(f"send -> broadcast at all 4 seats: p50 {percentile(lat, 0.5) * 1000:.1f} ms, "
                   f"p99 {percentile(lat, 0.99) * 1000:.1f} ms, "
                   f"max {max(lat) * 1000:.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms")
-        print(f"server CPU {100 * (cpu1 - cpu0) / elapsed:.0f}% of one core; "
+        backend = f"Redis, {args.processes} process(es)" + (", rooms spread" if args.spread
+                                                              else "") \
+            if args.redis else "SQLite, 1 process"
+        print(f"backend: {backend}")
+        moves = max(1, stats.moves)
+        print(f"CPU per move: servers {1000 * (cpu1 - cpu0) / moves:.2f} ms"
+              + (f", redis-server {1000 * redis_cpu / moves:.2f} ms" if args.redis else ""))
+        if info0 is not None and info1 is not None:
+            calls = redis_calls(info0, info1)
+            total = sum(calls.values())
+            top = ", ".join(f"{name} {count / moves:.1f}" for name, count in
+                            list(calls.items())[:6])
+            print(f"Redis commands per move: {total / moves:.1f} ({top}); redis-server CPU "
+                  f"{100 * redis_cpu / elapsed:.0f}% of one core, used memory "
+                  f"{info1['memory']['used_memory'] / 2**20:.1f} MiB")
+        print(f"server CPU {100 * (cpu1 - cpu0) / elapsed:.0f}% of one core (all processes); "
               f"RSS {base_rss / 1024:.1f} MiB idle -> {rss / 1024:.1f} MiB; "
               f"{(rss - base_rss) / len(players):.1f} KiB per connection (rooms and games "
               f"included)")
@@ -255,15 +339,18 @@ async def run(args: argparse.Namespace) -> None:
         refused = {code: count for code, count in stats.errors.items()}
         print(f"refusals: {refused or 'none'} (stale: another seat moved first)")
         database = workdir / "load.sqlite3"
-        print(f"SQLite log: {database.stat().st_size / 1024:.0f} KiB (+ WAL "
-              f"{(workdir / 'load.sqlite3-wal').stat().st_size / 1024:.0f} KiB)")
+        if database.exists():
+            print(f"SQLite log: {database.stat().st_size / 1024:.0f} KiB (+ WAL "
+                  f"{(workdir / 'load.sqlite3-wal').stat().st_size / 1024:.0f} KiB)")
         goal = bool(lat) and percentile(lat, 0.99) <= 0.050
         print(f"goal p99 <= 50 ms at {args.rooms} rooms: {'met' if goal else 'NOT met'}")
         for player in players:
             await player.ws.close()
     finally:
-        server.terminate()
-        server.wait(10)
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(10)
 
 
 def main() -> None:
@@ -275,7 +362,17 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0,
                         help="seconds a client bot waits before answering a position")
     parser.add_argument("--level", default="random", help="client bot level")
+    parser.add_argument("--redis", metavar="URL",
+                        help="rooms in this Redis, shared by --processes servers")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes (more than 1 needs --redis)")
+    parser.add_argument("--spread", action="store_true",
+                        help="each room's clients round robin over the processes")
+    parser.add_argument("--client-nice", type=int, default=9,
+                        help="the load generator's own niceness increment (0: none)")
     args = parser.parse_args()
+    if args.processes > 1 and not args.redis:
+        parser.error("--processes above 1 needs --redis")
     asyncio.run(run(args))
 
 

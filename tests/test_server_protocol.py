@@ -14,6 +14,10 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from redis_support import (
+    redis_server_fixture,  # noqa: F401 - the fixture redis_server
+    wait_until,
+)
 from test_server_support import (
     Client,
     ServerThread,
@@ -29,9 +33,14 @@ from unogame.server.flow import STAND_IN_PREFIX
 from unogame.server.rooms import CODE_LENGTH, LOG_KEEP, Room
 
 
-@pytest.fixture(scope="module")
-def server() -> Any:
-    with ServerThread(limits=loopback_limits(max_rooms=200)) as running:
+@pytest.fixture(scope="module", params=["sqlite", "redis"])
+def server(request: pytest.FixtureRequest) -> Any:
+    """The same protocol on both backends: one process on SQLite, or rooms in Redis."""
+    redis_url = request.getfixturevalue("redis_server").url \
+        if request.param == "redis" else None
+    with ServerThread(limits=loopback_limits(max_rooms=200), redis_url=redis_url) as running:
+        if redis_url is not None:
+            wait_until(lambda: running.manager.hub.link_up, 20, "the Redis link")
         yield running
 
 

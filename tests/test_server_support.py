@@ -67,11 +67,13 @@ class ServerThread:
 
     def __init__(self, db: str | Path | Storage = ":memory:", timing: Timing | None = None,
                  limits: Limits | None = None, lan_url: str | None = None,
-                 port: int = 0) -> None:
-        """``port``: 0 for a free one, or the port of a server that was stopped (a restart)."""
+                 port: int = 0, redis_url: str | None = None, lease: float = 1.5) -> None:
+        """``port``: 0 for a free one, or the port of a server that was stopped (a restart).
+        ``redis_url``: rooms in that Redis (shared with other servers on it), not ``db``."""
         self.app = create_app(db if isinstance(db, Storage) else str(db),
                               timing=timing or Timing(think=0.0, reaction_scale=0.0),
-                              limits=limits or loopback_limits(), lan_url=lan_url)
+                              limits=limits or loopback_limits(), lan_url=lan_url,
+                              redis_url=redis_url, lease_seconds=lease)
         self.sock = free_socket(port)
         self.port = int(self.sock.getsockname()[1])
         config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536,

@@ -5,6 +5,7 @@ WebSocket protocol and :mod:`unogame.server.storage` for what is persisted.
 """
 
 from .app import create_app
-from .rooms import Limits, Timing
+from .flow import Timing
+from .manager import Limits
 
 __all__ = ["Limits", "Timing", "create_app"]

@@ -39,6 +39,7 @@ import inspect
 import io
 import json
 import logging
+import secrets
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -57,12 +58,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import i18n
-from .commits import close_storage
+from .cluster import Cluster
+from .commits import close_storage, off_loop
 from .emotes import EMOTES, EmoteAllowance
-from .hub import LocalHub, encode
+from .hub import Hub, LocalHub, encode
 from .limits import AddressAllowance
+from .manager import Limits, RoomManager, meta
 from .names import is_text
-from .rooms import Limits, Room, RoomError, RoomManager, Timing, meta
+from .redis_hub import RedisHub
+from .redis_store import RedisStorage, SharedAllowance
+from .rooms import Room, Timing
+from .seats import RoomError
 from .storage import SqliteStorage, Storage, StorageError
 
 log = logging.getLogger("unogame.server")
@@ -151,17 +157,32 @@ def valid_text(message: Any) -> bool:
     return True
 
 
+Allowance = AddressAllowance | SharedAllowance
+
+
+async def allowed(allowance: Allowance, address: str) -> bool:
+    """One request of ``address``'s allowance (a shared one is asked off the loop)."""
+    if isinstance(allowance, SharedAllowance):
+        return await off_loop(allowance.take, address)
+    return allowance.take(address)
+
+
 @dataclass
 class Server:
     manager: RoomManager
     connections: set[Connection] = field(default_factory=set)
-    creations: AddressAllowance = field(init=False)
-    lookups: AddressAllowance = field(init=False)
+    creations: Allowance = field(init=False)
+    lookups: Allowance = field(init=False)
 
     def __post_init__(self) -> None:
         limits = self.manager.limits
-        self.creations = AddressAllowance(*limits.rooms_per_address)
-        self.lookups = AddressAllowance(*limits.lookups_per_address)
+        storage = self.manager.storage
+        if isinstance(storage, RedisStorage):  # several processes: one allowance for all
+            self.creations = SharedAllowance(storage, "create", *limits.rooms_per_address)
+            self.lookups = SharedAllowance(storage, "lookup", *limits.lookups_per_address)
+        else:
+            self.creations = AddressAllowance(*limits.rooms_per_address)
+            self.lookups = AddressAllowance(*limits.lookups_per_address)
 
     # ------------------------------------------------------------ dispatch
 
@@ -211,10 +232,10 @@ class Server:
             raise RoomError("not_host", "only the host may do this")
         return room
 
-    def _lookup(self, conn: Connection, code: Any) -> Room:
-        if not self.lookups.take(conn.address):
+    async def _lookup(self, conn: Connection, code: Any) -> Room:
+        if not await allowed(self.lookups, conn.address):
             raise RoomError("lookup_limited", "too many room codes tried; wait a minute")
-        return self.manager.get(code)
+        return await self.manager.find(code)
 
     def _make_way(self, conn: Connection, room: Room, seat: int | None) -> None:
         """Spectators have their own cap; a seat's owner always gets in (its oldest extra
@@ -222,9 +243,11 @@ class Server:
         limits = self.manager.limits
         others = [c for c in self.manager.hub.clients(room.code) if c is not conn]
         if seat is None:
-            watching = sum(1 for c in others if c.seat is None)
+            # with several processes, the other processes' clients count too
+            watching = sum(1 for c in others if c.seat is None) + room.watchers() \
+                - room.spectators
             if watching >= limits.max_spectators_per_room \
-                    or len(others) >= limits.max_clients_per_room:
+                    or len(others) + room.clients_elsewhere() >= limits.max_clients_per_room:
                 raise RoomError("room_crowded", "too many people are watching this room")
             return
         same_seat = [c for c in others if c.seat == seat and isinstance(c, Connection)]
@@ -239,7 +262,10 @@ class Server:
         conn.room = room
         conn.seat = seat
         self.manager.hub.attach(room.code, conn)
-        conn.send({"type": "joined", "room": room.code, "seat": seat, "token": token})
+        joined = {"type": "joined", "room": room.code, "seat": seat, "token": token}
+        if isinstance(self.manager.hub, RedisHub):  # which process (a proxy picks one)
+            joined["server"] = self.manager.hub.process
+        conn.send(joined)
         room.connected(seat)
         conn.send(room.room_message(seat))
         conn.send(room.state_message(seat))
@@ -258,7 +284,7 @@ class Server:
 
     async def on_create(self, conn: Connection, message: dict[str, Any]) -> None:
         self._may_take_seat(conn)
-        if not self.creations.take(conn.address):
+        if not await allowed(self.creations, conn.address):
             raise RoomError("create_limited", "too many rooms created from here; wait a minute")
         room, seat, token = await self.manager.create(message.get("settings", {}),
                                                 message.get("name"), message.get("bots", []))
@@ -266,7 +292,7 @@ class Server:
         self._enter(conn, room, seat, token)
 
     async def on_join(self, conn: Connection, message: dict[str, Any]) -> None:
-        room = self._lookup(conn, message.get("room"))
+        room = await self._lookup(conn, message.get("room"))
         owned = room.find_token(message.get("token"))
         if owned is not None:  # this browser has a seat here already: back into it
             self._enter(conn, room, owned, None)
@@ -278,15 +304,15 @@ class Server:
         conn.seats_taken.add(room.code)
         self._enter(conn, room, seat, token)
 
-    def on_resume(self, conn: Connection, message: dict[str, Any]) -> None:
-        room = self._lookup(conn, message.get("room"))
+    async def on_resume(self, conn: Connection, message: dict[str, Any]) -> None:
+        room = await self._lookup(conn, message.get("room"))
         seat = room.find_token(message.get("token"))
         if seat is None:
             raise RoomError("bad_token", "this seat token is not valid here; you may watch")
         self._enter(conn, room, seat, None)
 
-    def on_watch(self, conn: Connection, message: dict[str, Any]) -> None:
-        room = self._lookup(conn, message.get("room"))
+    async def on_watch(self, conn: Connection, message: dict[str, Any]) -> None:
+        room = await self._lookup(conn, message.get("room"))
         self._enter(conn, room, None, None)
 
     async def on_start(self, conn: Connection, message: dict[str, Any]) -> None:
@@ -402,15 +428,27 @@ HANDLED = frozenset({"create", "join", "resume", "watch", "start", "add_bot", "r
 
 
 def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | None = None,
-               limits: Limits | None = None, lan_url: str | None = None) -> Starlette:
+               limits: Limits | None = None, lan_url: str | None = None,
+               redis_url: str | None = None, lease_seconds: float = 5.0) -> Starlette:
     """The app over a storage (a SQLite path, or ``:memory:`` by default).
 
     ``lan_url``: the address phones on the network use; invite links opened on the
-    server's own machine (localhost) point there instead.
+    server's own machine (localhost) point there instead. ``redis_url``: rooms live in
+    Redis, shared with every other process started with it (``storage`` is ignored);
+    ``lease_seconds``: how long a process that stopped renewing still drives its rooms.
     """
-    if storage is None or isinstance(storage, (str, Path)):
-        storage = SqliteStorage(storage or ":memory:")
-    manager = RoomManager(storage, LocalHub(), timing or Timing(), limits or Limits())
+    cluster: Cluster | None = None
+    if redis_url is not None:
+        process = secrets.token_hex(6)
+        storage = RedisStorage(redis_url, process)
+        hub: Hub = RedisHub(redis_url, process, lease_seconds)
+    else:
+        if storage is None or isinstance(storage, (str, Path)):
+            storage = SqliteStorage(storage or ":memory:")
+        hub = LocalHub()
+    manager = RoomManager(storage, hub, timing or Timing(), limits or Limits())
+    if isinstance(hub, RedisHub) and isinstance(storage, RedisStorage):
+        cluster = Cluster(manager, hub, storage)
     manager.load()
     server = Server(manager)
 
@@ -436,7 +474,8 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True, "rooms": len(manager.rooms),
-                             "connections": len(server.connections)})
+                             "connections": len(server.connections),
+                             "redis": None if cluster is None else cluster.hub.link_up})
 
     async def sweep() -> None:
         while True:
@@ -449,10 +488,14 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         manager.storage.start_checkpoints(every=0.25)
+        if cluster is not None:
+            cluster.start()
         manager.resume_all()
         sweeper = asyncio.create_task(sweep())
         yield
         sweeper.cancel()
+        if cluster is not None:
+            await cluster.stop()
         manager.close()
         await close_storage(manager.storage)
 

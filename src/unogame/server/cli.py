@@ -65,18 +65,30 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 50, 1000)
 
 
+def serve_limits(args: argparse.Namespace) -> Any:
+    from .manager import Limits
+
+    if getattr(args, "per_address", None) is None:
+        return Limits(max_rooms=args.max_rooms)
+    return Limits(max_rooms=args.max_rooms,
+                  rooms_per_address=(args.per_address, float(args.per_address)),
+                  lookups_per_address=(3 * args.per_address, 3.0 * args.per_address))
+
+
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import uvicorn
 
     from .app import create_app
-    from .rooms import Limits, Timing
+    from .flow import Timing
 
-    db = args.db or str(default_db_path())
+    redis_url = getattr(args, "redis", None)  # the options added later are optional
+    db = redis_url or args.db or str(default_db_path())
     lan = lan_address() if args.host in ("0.0.0.0", "::", "") else None
     try:
-        app = create_app(db, timing=Timing(think=args.bot_think),
-                         limits=Limits(max_rooms=args.max_rooms),
-                         lan_url=f"http://{lan}:{args.port}" if lan else None)
+        app = create_app(None if redis_url else db, timing=Timing(think=args.bot_think),
+                         limits=serve_limits(args),
+                         lan_url=f"http://{lan}:{args.port}" if lan else None,
+                         redis_url=redis_url, lease_seconds=getattr(args, "lease", 5.0))
     except Exception as error:  # a database that cannot be opened: say so, no traceback
         print(f"uno serve: cannot open the database {db}: {error}", file=err)
         return 1
@@ -88,7 +100,9 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print_banner(args.host, args.port, db, out)
     tune_gc()
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE,
-                log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=30)
+                log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=30,
+                proxy_headers=getattr(args, "forwarded_allow_ips", None) is not None,
+                forwarded_allow_ips=getattr(args, "forwarded_allow_ips", None))
     return 0
 
 
@@ -98,7 +112,20 @@ def register(subparsers: Any) -> None:
                        help="address to listen on (0.0.0.0: the whole LAN; prints a QR code)")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", help="SQLite file (default: in the user's data directory)")
+    serve.add_argument("--redis", metavar="URL",
+                       help="share rooms with other processes through Redis "
+                            "(redis://HOST:PORT/DB; needs the [redis] extra) instead of --db")
+    serve.add_argument("--lease", type=float, default=5.0,
+                       help="with --redis: seconds before another process takes over the "
+                            "rooms of one that stopped")
     serve.add_argument("--max-rooms", type=int, default=1000)
+    serve.add_argument("--per-address", type=int, metavar="N",
+                       help="rooms one client address may create a minute, and 3N room "
+                            "codes it may look up (default: 10 at once, then 2 a minute; "
+                            "30 lookups, then 30 a minute)")
+    serve.add_argument("--forwarded-allow-ips", metavar="IPS",
+                       help="behind a reverse proxy: trust its X-Forwarded-For from these "
+                            "addresses (e.g. 127.0.0.1), so limits apply per real client")
     serve.add_argument("--bot-think", type=float, default=0.9,
                        help="seconds a bot thinks on its turn")
     serve.add_argument("--log-level", default="warning")

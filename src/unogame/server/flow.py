@@ -95,14 +95,26 @@ class RoomGame:
     def replay(self, entries: list[tuple[int, str]]) -> None:
         """Apply a stored log (at restore): moves and round boundaries, checked again."""
         for seat, text in entries:
-            if seat < 0 and text == ROUND_BOUNDARY:
-                self.table.next_round()
-            elif text.startswith(STAND_IN_PREFIX):  # checked by the engine in apply()
-                move = Move.parse(text.removeprefix(STAND_IN_PREFIX))
-                self.table.apply(BotPlay(seat, move, self.table.version, stand_in=True))
-            else:
-                self.table.play(seat, Move.parse(text))
+            self._apply_entry(seat, text)
         self._stand_ins = self._stand_in_seats()
+
+    def apply_entries(self, entries: list[tuple[int, str]]) -> list[Event]:
+        """Entries another server process stored: the position's step planned for the old
+        position is dropped, the entries applied; their events."""
+        self._cancel_timers()
+        self.sync()
+        events: list[Event] = []
+        for seat, text in entries:
+            events += self._apply_entry(seat, text)
+        return events
+
+    def _apply_entry(self, seat: int, text: str) -> list[Event]:
+        if seat < 0 and text == ROUND_BOUNDARY:
+            return self.table.next_round()
+        if text.startswith(STAND_IN_PREFIX):  # checked by the engine in apply()
+            move = Move.parse(text.removeprefix(STAND_IN_PREFIX))
+            return self.table.apply(BotPlay(seat, move, self.table.version, stand_in=True))
+        return self.table.play(seat, Move.parse(text))
 
     def sync(self) -> None:
         """Report the time passed since the last call to the table."""

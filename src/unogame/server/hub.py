@@ -43,6 +43,19 @@ class Hub(ABC):
     def publish(self, code: str, message_for: MessageFor) -> None:
         """Send every client of the room the message its seat may see."""
 
+    def share(self, code: str, payload: dict[str, Any]) -> None:  # noqa: B027 - optional
+        """Tell the room's other server processes a change that is not stored (a shared
+        hub; one process has nobody to tell)."""
+
+    def follow(self, code: str) -> None:  # noqa: B027 - optional
+        """This process holds the room: it hears the other processes' changes to it."""
+
+    def unfollow(self, code: str) -> None:  # noqa: B027 - optional
+        """This process no longer holds the room."""
+
+    def refresh_presence(self, code: str) -> None:  # noqa: B027 - optional
+        """The seats of this process's clients changed: tell the other processes."""
+
 
 def encode(message: dict[str, Any]) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))

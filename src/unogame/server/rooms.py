@@ -10,32 +10,14 @@ checks every move, the storage appends it, and only then do clients hear of it.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
 from ..bots.base import BOT_LEVELS
-from ..engine import CUSTOM_RULES, Event, Game, Rules
-from ..engine.custom import (
-    ALLOWED_WHO,
-    COUNT_RANGE,
-    MAX_NAME,
-    MAX_STEPS,
-    MAX_TEXT,
-    PRESET_STEPS,
-    WHAT,
-    WHO,
-    CustomRuleError,
-)
-from ..engine.errors import PositionError, RulesError
-from ..engine.events import event_kinds_json
-from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
-from ..engine.moves import SEAT_PURPOSE
+from ..engine import Event, Game, Rules
+from ..engine.game import MIN_PLAYERS
 from ..engine.state import PlayableGame
 from ..table import MATCH_OVER as MATCH_OVER
 from ..table import PLAYING as PLAYING
@@ -45,123 +27,28 @@ from .commits import Commits, off_loop, one_at_a_time
 from .flow import RoomGame
 from .flow import Timing as Timing
 from .hub import Client, Hub
-from .names import BadNameError, clean_name
-from .storage import Storage, StorageError
+from .presence import RoomPresence
+from .seats import CODE_ALPHABET as CODE_ALPHABET
+from .seats import CODE_LENGTH as CODE_LENGTH
+from .seats import (
+    GRACE_DEFAULT,
+    LOBBY,
+    LOG_KEEP,
+    MATCHES_KEPT,
+    SEED_BITS,
+    RoomError,
+    Seat,
+    default_bot_level,
+    hash_token,
+    person_name,
+)
+from .storage import StaleError, Storage, StorageError
 from .why import card_refusals, move_refusal
 
 log = logging.getLogger("unogame.server")
 
-CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH: Final = 8
-"""40 bits: at the lookup limit per address, guessing a live room's code takes years. Read
-out in two groups of four ("HK7P 3RXD"); spaces and dashes in a typed code are ignored."""
-SEED_BITS: Final = 128
-LOG_KEEP: Final = 300
-MATCHES_KEPT: Final = 20
-"""The finished matches a room remembers for its scoreboard ("Play again" keeps them)."""
-"""Events kept for a (re)joining client's log."""
 
-GRACE_DEFAULT: Final = 20
-"""Seconds a player may be gone before a bot stands in for them (a room setting)."""
-
-LOBBY: Final = "lobby"
-
-
-class RoomError(Exception):
-    """A request the room refuses; ``code`` is a key the client translates."""
-
-    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details or {}
-        """More for the client to translate (a refused custom rule: its reason and fields)."""
-
-
-def rules_error(error: RulesError | TypeError, prefix: str = "") -> RoomError:
-    """A rule option refused: a family's Wild Customizable rule says why by its reason key
-    (the client shows ``common.custom_error.KEY`` in its language)."""
-    if isinstance(error, CustomRuleError):
-        return RoomError("bad_rule", f"{prefix}{error}",
-                         {"reason": error.key, "fields": error.fields})
-    return RoomError("bad_settings", f"{prefix}{error}")
-
-
-def default_bot_level() -> str:
-    return "medium" if "medium" in BOT_LEVELS else next(iter(BOT_LEVELS))
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def normal_code(code: str) -> str:
-    """A room code as typed or read out: case, spaces and dashes do not matter."""
-    return "".join(char for char in code.upper() if char not in " -")[:CODE_LENGTH * 2]
-
-
-def person_name(name: Any, fallback: str) -> str:
-    try:
-        return clean_name(name, fallback)
-    except BadNameError as error:
-        raise RoomError("bad_name", str(error)) from None
-
-
-@dataclass
-class Seat:
-    name: str
-    kind: str  # "human" or "bot"
-    level: str | None = None
-    token_hash: str | None = None
-    connected: int = 0
-    gone_since: float | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "level": self.level,
-                "token_hash": self.token_hash}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Seat:
-        return cls(name=data["name"], kind=data["kind"], level=data.get("level"),
-                   token_hash=data.get("token_hash"), gone_since=time.monotonic())
-
-
-def parse_settings(data: dict[str, Any]) -> dict[str, Any]:
-    """Check a room's settings from a client: name, seats, rules, turn timer, the grace
-    before a bot stands in for someone gone, and the level of the bots that fill the free
-    seats at the start (``fill``: ``None`` leaves them empty). Raises RoomError."""
-    seats = data.get("seats", 4)
-    if type(seats) is not int or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
-        raise RoomError("bad_settings", f"seats must be from {MIN_PLAYERS} to {MAX_PLAYERS}")
-    rules_data = data.get("rules", {})
-    try:
-        rules = Rules.from_dict(rules_data)
-    except (RulesError, TypeError) as error:
-        raise rules_error(error, "rules: ") from None
-    try:  # the engine's own limits: every seat taken must still be dealt
-        Game.new(seats, rules, 0)
-    except PositionError as error:
-        raise RoomError("bad_settings", str(error)) from None
-    except RulesError as error:  # a family's rule that makes no sense with these seats
-        raise rules_error(error) from None
-    timer = data.get("timer", 0)
-    if type(timer) is not int or not (timer == 0 or 5 <= timer <= 600):
-        raise RoomError("bad_settings", "timer must be 0 (off) or 5 to 600 seconds")
-    grace = data.get("grace", GRACE_DEFAULT)
-    if type(grace) is not int or not 5 <= grace <= 600:
-        raise RoomError("bad_settings", "grace must be 5 to 600 seconds")
-    fill = data.get("fill")
-    if fill is not None and (not isinstance(fill, str) or fill not in BOT_LEVELS):
-        raise RoomError("bad_settings", f"fill: null or a bot level from {list(BOT_LEVELS)}")
-    try:
-        name = clean_name(data.get("name"), "UNO", person=False)
-    except BadNameError as error:
-        raise RoomError("bad_name", f"room name: {error}") from None
-    return {"name": name, "capacity": seats,
-            "rules": rules.to_dict(), "timer": timer, "grace": grace, "fill": fill}
-
-
-class Room:
+class Room(RoomPresence):
     """One room: settings, seats, the current game (rebuilt from its log) and its bots."""
 
     def __init__(self, code: str, settings: dict[str, Any], storage: Storage, hub: Hub,
@@ -194,6 +81,12 @@ class Room:
         self.matches: list[dict[str, Any]] = []
         """A stacked deal for every game of the room (``dealer``, ``deck``, ``seed``):
         set from Python only, for tests and prepared lessons; players never send one."""
+        self.driving = True
+        """This process drives the room's bots, stand-ins and timers (with several
+        processes: it holds the room's lease)."""
+        self.elsewhere: dict[str, dict[str, Any]] = {}
+        """Other server processes' clients of the room, by process (presence)."""
+        self.present: dict[int, bool] = {}
 
     # ------------------------------------------------------------ persistence
 
@@ -206,6 +99,10 @@ class Room:
     def log_length(self) -> int:
         """Entries in the current game's log (moves and round boundaries)."""
         return self.current.table.version if self.current is not None else 0
+
+    def sync_clock(self) -> None:
+        if self.current is not None:
+            self.current.sync()
 
     @property
     def table(self) -> Table | None:
@@ -240,7 +137,11 @@ class Room:
     def save_later(self, what: str) -> None:
         """Store the room's record as it will be then, as one of its changes, nobody
         waiting: a change already applied that a restore would derive anyway (the host, the
-        status), logged if it fails."""
+        status), logged if it fails. With several processes, the one that drives the room
+        saves it (the others derive the same change from the log)."""
+        if not self.driving:
+            return
+
         async def save() -> None:
             if self._closed:
                 return
@@ -253,22 +154,51 @@ class Room:
 
     @classmethod
     def restore(cls, code: str, data: dict[str, Any], storage: Storage, hub: Hub,
-                timing: Timing) -> Room:
-        """A room as stored; its game is rebuilt by replaying the move log."""
+                timing: Timing, moves: list[tuple[int, str]] | None = None) -> Room:
+        """A room as stored; its game is rebuilt by replaying the move log (``moves``:
+        read already, with the record)."""
         room = cls(code, data, storage, hub, timing)
-        room.seats = [Seat.from_dict(seat) for seat in data["seats"]]
-        room.host = data["host"]
-        room.game_no = data["game_no"]
-        room.game_seed = data["game_seed"]
-        room.version_base = data["version_base"]
-        room.deal = data.get("deal")
-        room.matches = list(data.get("matches", []))
-        if room.game_no:
-            room._new_game()
-            assert room.current is not None
-            room.current.replay(storage.load_moves(code, room.game_no))
-        room._last_status = room.status
+        if moves is None:
+            moves = storage.load_moves(code, data["game_no"]) if data["game_no"] else []
+        room.load_record(data, moves)
         return room
+
+    def load_record(self, data: dict[str, Any], moves: list[tuple[int, str]]) -> None:
+        """Take the stored record and rebuild the game from its log (at restore, or when
+        another process changed the room)."""
+        old = self.seats
+        self.name, self.capacity = data["name"], data["capacity"]
+        self.rules_dict, self.rules = data["rules"], Rules.from_dict(data["rules"])
+        self.timer, self.grace = data["timer"], data.get("grace", GRACE_DEFAULT)
+        self.fill = data.get("fill")
+        self.seats = [Seat.from_dict(seat) for seat in data["seats"]]
+        for seat, before in zip(self.seats, old, strict=False):
+            seat.connected, seat.gone_since = before.connected, before.gone_since
+        self.host = data["host"]
+        self.game_no = data["game_no"]
+        self.game_seed = data["game_seed"]
+        self.version_base = data["version_base"]
+        self.deal = data.get("deal")
+        self.matches = list(data.get("matches", []))
+        self.present = {index: self.present_anywhere(index) for index in range(len(self.seats))}
+        if self.game_no:
+            self._new_game()
+            assert self.current is not None
+            self.current.replay(moves)
+        elif self.current is not None:
+            self.current.close()
+            self.current = None
+        self._last_status = self.status
+
+    def same_record(self, data: dict[str, Any]) -> bool:
+        """The stored record says what this room says (only its log may have grown)."""
+        return {**data, "status": None} == {**self.record(), "status": None}
+
+    def apply_entries(self, entries: list[tuple[int, str]]) -> None:
+        """Entries another process stored after this room's log: applied, told to this
+        process's clients."""
+        if self.current is not None and entries:
+            self._changed(self.current.apply_entries(entries))
 
     # ------------------------------------------------------------ seats
 
@@ -344,56 +274,11 @@ class Room:
                 client.seat = None
             elif lobby and client.seat is not None and client.seat > index:
                 client.seat -= 1
+        self.hub.refresh_presence(self.code)
         self.publish_room()
         self.publish_state()
         self.schedule()
         return unseated
-
-    def connected(self, seat: int | None) -> None:
-        if seat is None:
-            self.spectators += 1
-        else:
-            info = self.seats[seat]
-            info.connected += 1
-            info.gone_since = None
-            table = self.table
-            if info.connected == 1 and table is not None and info.kind == "human":
-                table.set_present(seat, True)  # back: a bot standing in leaves
-        self.publish_room()
-        self.schedule()
-
-    def disconnected(self, seat: int | None) -> None:
-        if seat is None:
-            self.spectators = max(0, self.spectators - 1)
-        elif 0 <= seat < len(self.seats):
-            info = self.seats[seat]
-            info.connected = max(0, info.connected - 1)
-            if not info.connected:
-                info.gone_since = time.monotonic()
-                if info.kind == "human":
-                    self._gone(seat)
-        self.publish_room()
-        self.schedule()
-
-    def _gone(self, seat: int) -> None:
-        """A person's last connection closed: the table starts their grace; a host who
-        leaves hands the role to the next connected person."""
-        table = self.table
-        if table is not None:
-            if self.current is not None:
-                self.current.sync()
-            table.set_present(seat, False)
-            host = table.host if table.host is not None else self.host
-        elif seat == self.host:  # the lobby: the next connected person hosts
-            count = len(self.seats)
-            following = [(seat + step) % count for step in range(1, count)]
-            host = next((index for index in following if self.seats[index].kind == "human"
-                         and self.seats[index].connected), self.host)
-        else:
-            return
-        if host != self.host:
-            self.host = host
-            self.save_later("the new host")  # if it fails, a restart keeps the former host
 
     # ------------------------------------------------------------ game flow
 
@@ -409,7 +294,7 @@ class Room:
         if self.deal is not None:
             game = Game.deal(len(self.seats), self.deal["dealer"], self.deal["deck"],
                              self.rules, self.game_seed)
-        present = [index for index, seat in enumerate(self.seats) if seat.connected]
+        present = [index for index in range(len(self.seats)) if self.present_anywhere(index)]
         table = Table(seats, self.rules, self.game_seed, settings, game=game,
                       present=present,
                       host=self.host if self.seats[self.host].kind == "human" else None)
@@ -479,10 +364,14 @@ class Room:
 
     def not_saved(self, error: Exception) -> None:
         """A bot's or the timer's move could not be stored: nothing changed (the room tries
-        again shortly); everyone is told."""
+        again shortly); everyone is told. Refused as stale (another process moved first):
+        the room catches up, nobody needs telling."""
+        if isinstance(error, StaleError):
+            return
         log.warning("room %s: move not saved, retrying: %s", self.code, error)
         self.hub.publish(self.code, lambda seat: {
-            "type": "error", "code": "not_saved", "message": "the game could not be saved"})
+            "type": "error", "code": "not_saved",
+            "message": "the game could not be saved; nothing changed, try again"})
 
     def _running(self) -> RoomGame:
         if self.current is None or self.status == LOBBY:
@@ -510,7 +399,11 @@ class Room:
             raise RoomError("illegal", error.message,
                             {"refusal": reason} if reason else None) from None
         current.sync()
-        self._changed(await current.store_and_play(seat, move))
+        try:
+            events = await current.store_and_play(seat, move)
+        except StaleError:  # another process stored a move first: this room catches up
+            raise RoomError("stale", "the position has moved on") from None
+        self._changed(events)
 
     @one_at_a_time
     async def next_round(self, seat: int | None, version: Any) -> None:
@@ -526,6 +419,7 @@ class Room:
             current.table.press_next(seat)
         except TableError as error:
             raise RoomError(error.code, error.message) from None
+        self.hub.share(self.code, {"k": "ready", "seat": seat, "v": self.version})
         self.publish_state()
         self.schedule()
 
@@ -540,16 +434,19 @@ class Room:
             current.table.hand_to_bot(by, seat)
         except TableError as error:
             raise RoomError(error.code, error.message) from None
+        self.hub.share(self.code, {"k": "hand", "by": by, "seat": seat, "v": self.version})
         self.publish_room()
         self.schedule()
 
     def schedule(self) -> None:
         """Plan the game's next step (bots, stand-ins, timers, the next round). A room whose
-        people are all gone waits for one of them: its bots do not play on for nobody."""
+        people are all gone waits for one of them: its bots do not play on for nobody. With
+        several processes, only the one that holds the room's lease plans."""
         current = self.current
         if current is not None:
-            people = [seat for seat in self.seats if seat.kind == "human"]
-            current.paused = bool(people) and not any(seat.connected for seat in people)
+            people = [index for index, seat in enumerate(self.seats) if seat.kind == "human"]
+            current.paused = not self.driving or (
+                bool(people) and not any(self.present_anywhere(index) for index in people))
             current.schedule()
 
     def close(self) -> None:
@@ -566,10 +463,10 @@ class Room:
             "type": "room", "room": self.code, "name": self.name, "capacity": self.capacity,
             "rules": self.rules_dict, "timer": self.timer, "grace": self.grace,
             "fill": self.fill, "status": self.status,
-            "host": self.host, "you": seat, "spectators": self.spectators,
+            "host": self.host, "you": seat, "spectators": self.watchers(),
             "game_no": self.game_no, "matches": self.matches,
             "seats": [{"name": info.name, "kind": info.kind, "level": info.level,
-                       "connected": info.kind == "bot" or info.connected > 0,
+                       "connected": info.kind == "bot" or self.present_anywhere(index),
                        "away": infos is not None and index < len(infos)
                        and infos[index].stand_in,
                        "handed": infos is not None and index < len(infos)
@@ -627,170 +524,3 @@ class Room:
 def _seconds(value: float | None) -> float | None:
     return None if value is None else round(value, 1)
 
-
-@dataclass
-class Limits:
-    max_rooms: int = 1000
-    max_message_bytes: int = 4096
-    messages_per_second: float = 20.0
-    message_burst: int = 40
-    max_clients_per_room: int = 60
-    """Spectators and players together; a seat's owner always gets in."""
-    max_spectators_per_room: int = 40
-    max_connections_per_seat: int = 4
-    """One person's tabs and devices on a seat; the oldest makes way for a new one."""
-    max_seats_per_connection: int = 5
-    """Rooms one connection creates or joins (it holds one seat per room)."""
-    rooms_per_address: tuple[int, float] = (10, 2.0)
-    """Rooms created per client address: a burst, then so many a minute."""
-    lookups_per_address: tuple[int, float] = (30, 30.0)
-    """Room codes looked up (join, watch, resume) per address: a burst, then per minute."""
-    idle_room_seconds: float = 6 * 3600.0
-    """A room nobody is connected to and nothing happened in for this long may be dropped
-    when the server is at ``max_rooms``."""
-    lobby_expiry_seconds: float = 300.0
-    """A lobby that never started and has nobody in it is forgotten after this long."""
-    sweep_seconds: float = 30.0
-    """How often expired lobbies are looked for."""
-
-
-@dataclass
-class RoomManager:
-    """Every room of this server, loaded from storage at start."""
-
-    storage: Storage
-    hub: Hub
-    timing: Timing = field(default_factory=Timing)
-    limits: Limits = field(default_factory=Limits)
-    rooms: dict[str, Room] = field(default_factory=dict)
-    unrestored: dict[str, str] = field(default_factory=dict)
-    """Rooms in storage that could not be restored, with why (their data is kept aside)."""
-    creating: set[str] = field(default_factory=set)
-    """Codes of rooms being stored (they count against ``max_rooms`` already)."""
-
-    def load(self) -> None:
-        """Restore every room that can be; the others are reported and kept aside."""
-        unreadable: dict[str, str] = {}
-        for code, data in self.storage.load_rooms(unreadable).items():
-            try:
-                self.rooms[code] = Room.restore(code, data, self.storage, self.hub, self.timing)
-            except Exception as error:  # a damaged or tampered record: the others still load
-                unreadable[code] = f"{type(error).__name__}: {error}"[:300]
-        for code, reason in sorted(unreadable.items()):
-            log.warning("room %s could not be restored (kept aside): %s", code, reason)
-            self.storage.set_aside(code, reason)
-        self.unrestored.update(unreadable)
-
-    def resume_all(self) -> None:
-        """Start the bots of every restored room (needs the running loop)."""
-        for room in self.rooms.values():
-            room.schedule()
-
-    async def evict_idle(self) -> int:
-        """Drop rooms with nobody connected and no activity for ``idle_room_seconds``."""
-        now = time.monotonic()
-        return await self._forget(lambda room: not self.hub.clients(room.code)
-                                  and now - room.last_active >= self.limits.idle_room_seconds)
-
-    async def expire_lobbies(self) -> int:
-        """Forget lobbies that never started and nobody has been in for a few minutes."""
-        now = time.monotonic()
-        return await self._forget(
-            lambda room: room.status == LOBBY and room.game_no == 0
-            and not self.hub.clients(room.code)
-            and now - room.last_active >= self.limits.lobby_expiry_seconds)
-
-    async def _forget(self, unwanted: Callable[[Room], bool]) -> int:
-        """Delete the rooms that are ``unwanted`` (still, when their turn comes)."""
-        forgotten = 0
-        for code in [code for code, room in self.rooms.items() if unwanted(room)]:
-            room = self.rooms.get(code)
-            if room is not None and unwanted(room):
-                forgotten += await self._delete(room)
-        return forgotten
-
-    async def _delete(self, room: Room) -> bool:
-        """Out of reach at once, deleted from storage (after its changes already asked),
-        then closed; a room that could not be deleted stays as it was."""
-        code = room.code
-        del self.rooms[code]
-        try:
-            await room.commits.run(functools.partial(off_loop, self.storage.delete_room, code))
-        except StorageError as error:
-            log.warning("room %s: not deleted (kept, tried again later): %s", code, error)
-            self.rooms.setdefault(code, room)
-            return False
-        room.close()
-        return True
-
-    async def create(self, settings: Any, host_name: Any, bots: Any) -> tuple[Room, int, str]:
-        """A new room with its host in seat 0 and its bots; returns the room, seat, token.
-
-        Checked completely and stored before it exists: a refused or unstorable room
-        leaves nothing behind.
-        """
-        if not isinstance(settings, dict):
-            raise RoomError("bad_settings", "settings must be an object")
-        if not isinstance(bots, list) or not all(isinstance(level, str) and level in BOT_LEVELS
-                                                 for level in bots):
-            raise RoomError("bad_level", f"bots: a list of levels from {list(BOT_LEVELS)}")
-        checked = parse_settings(settings)
-        if len(bots) + 1 > checked["capacity"]:
-            raise RoomError("bad_settings", "more bots than free seats")
-        name = person_name(host_name, "Player 1")
-        if len(self.rooms) + len(self.creating) >= self.limits.max_rooms:
-            await self.expire_lobbies()
-            await self.evict_idle()
-        if len(self.rooms) + len(self.creating) >= self.limits.max_rooms:
-            raise RoomError("too_many_rooms", "this server has no room for another room")
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.rooms and code not in self.unrestored \
-                    and code not in self.creating:
-                break
-        room = Room(code, checked, self.storage, self.hub, self.timing)
-        token = secrets.token_urlsafe(18)
-        room.seats = [Seat(name, "human", token_hash=hash_token(token))]
-        room.seats += [Seat(f"Bot {number}", "bot", level=level)
-                       for number, level in enumerate(bots, 1)]
-        self.creating.add(code)
-        try:
-            await off_loop(self.storage.save_room, code, room.record())
-        finally:
-            self.creating.discard(code)
-        self.rooms[code] = room
-        return room, 0, token
-
-    def get(self, code: Any) -> Room:
-        room = self.rooms.get(normal_code(code)) if isinstance(code, str) else None
-        if room is None:
-            raise RoomError("no_room", "no room with this code")
-        return room
-
-    def close(self) -> None:
-        for room in self.rooms.values():
-            room.close()
-
-
-def meta() -> dict[str, Any]:
-    """What the create-room form offers: bot levels, custom rules, rule defaults."""
-    from dataclasses import asdict
-
-    return {"bot_levels": list(BOT_LEVELS), "default_bot_level": default_bot_level(),
-            "custom_rules": list(CUSTOM_RULES), "rules": asdict(Rules()),
-            "min_seats": MIN_PLAYERS, "max_seats": MAX_PLAYERS,
-            "seat_purpose": SEAT_PURPOSE, "event_kinds": event_kinds_json(),
-            "custom_composer": composer_json()}
-
-
-def composer_json() -> dict[str, Any]:
-    """What the Wild Customizable rule builder offers (engine/custom.py, DECISIONS.md D17):
-    the steps, who each can act on, the counts, the limits, and every preset's steps
-    (``count`` null where it is the rules' ``custom_count``)."""
-    return {"who": list(WHO), "what": list(WHAT),
-            "allowed_who": {what: list(who) for what, who in ALLOWED_WHO.items()},
-            "count_range": {what: list(bounds) for what, bounds in COUNT_RANGE.items()},
-            "max_steps": MAX_STEPS, "max_name": MAX_NAME, "max_text": MAX_TEXT,
-            "presets": {name: [{"who": who, "what": what, "count": None if counted else 1}
-                               for who, what, counted in PRESET_STEPS[name]]
-                        for name in CUSTOM_RULES}}

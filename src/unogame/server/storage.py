@@ -40,6 +40,12 @@ class StorageError(Exception):
     was stored, so the change it was for must not happen either."""
 
 
+class StaleError(StorageError):
+    """The change was made on a position or record that another server process has changed
+    since (a shared backend): nothing was stored; the room catches up and the client is told
+    the position moved on."""
+
+
 @contextlib.contextmanager
 def _failures() -> Iterator[None]:
     try:
@@ -51,6 +57,10 @@ def _failures() -> Iterator[None]:
 class Storage(ABC):
     """What the server persists. Another backend (Redis, a database server) fills the same
     methods; the room logic never touches SQL."""
+
+    shared = False
+    """Several server processes use this storage at once (``redis_store.RedisStorage``):
+    rooms are loaded when asked for, not all at start."""
 
     @abstractmethod
     def save_room(self, code: str, data: dict[str, Any]) -> None:
@@ -77,6 +87,16 @@ class Storage(ABC):
     @abstractmethod
     def load_moves(self, code: str, game_no: int) -> list[tuple[int, str]]:
         """A game's log in order, as (seat, move text); seat -1 marks ROUND_BOUNDARY."""
+
+    def load_room(self, code: str, unreadable: dict[str, str] | None = None
+                  ) -> tuple[dict[str, Any], list[tuple[int, str]]] | None:
+        """A room another process may have stored (a shared backend): its record and its
+        current game's log; ``None`` here, where every room is loaded at start."""
+        return None
+
+    def room_count(self) -> int:
+        """Rooms stored (a shared backend counts every process's)."""
+        return len(self.load_rooms())
 
     @abstractmethod
     def close(self) -> None:

@@ -1,0 +1,204 @@
+"""Several server processes sharing rooms: keeping this process's copy of each room it holds
+in step with Redis.
+
+A process holds a room while it has clients of it (or drives it). Its copy changes only
+from what Redis stored: its own changes (committed by the storage's Lua scripts before they
+are applied) and the other processes' (heard on the room's channel, applied in order as one
+of the room's changes, ``commits.py``). A move heard out of order, a record that changed,
+a refused stale change or a link that was down makes the room catch up: it reads its record
+and log from Redis (in the storage thread) and applies what it missed, so no client sees a
+gap. The lease (``redis_hub.py``) says which process drives the room's bots and timers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from ..table import TableError
+from .commits import off_loop
+from .flow import RETRY_SECONDS
+from .manager import RoomManager
+from .redis_hub import RedisHub
+from .redis_store import RedisStorage
+from .rooms import Room
+from .storage import StorageError
+
+log = logging.getLogger("unogame.server")
+
+RECONNECTING = {"type": "error", "code": "reconnecting",
+                "message": "the game's database is out of reach; reconnecting"}
+
+
+class Cluster:
+    """This process's part in a group of processes sharing rooms through Redis."""
+
+    def __init__(self, manager: RoomManager, hub: RedisHub, storage: RedisStorage) -> None:
+        self.manager = manager
+        self.hub = hub
+        self.storage = storage
+        self._loop: asyncio.AbstractEventLoop | None = None
+        hub.on_event = self.heard
+        hub.on_lease = self.lease
+        hub.on_link = self.link
+        hub.on_dead = self.dead
+        hub.wanted = self.wanted
+        hub.others = self.others
+        manager.on_hold = self.hold
+        manager.on_drop = self.drop
+
+    def start(self) -> None:
+        loop = self._loop = asyncio.get_running_loop()
+
+        def stale(code: str) -> None:
+            loop.call_soon_threadsafe(self.catch_up, code)
+
+        self.storage.on_stale = stale
+        self.hub.start()
+
+    async def stop(self) -> None:
+        self.storage.on_stale = None
+        await self.hub.stop()
+
+    # ------------------------------------------------------------ rooms held
+
+    def hold(self, room: Room) -> None:
+        """This process now has a copy of the room: it follows its changes and presence."""
+        room.driving = False
+        self.hub.follow(room.code)
+
+        async def presence() -> None:
+            for process, seen in (await self.hub.read_presence(room.code)).items():
+                room.presence_elsewhere(process, seen)
+
+        if self._loop is not None:
+            asyncio.ensure_future(presence()).add_done_callback(_quiet)
+
+    def drop(self, room: Room) -> None:
+        self.hub.unfollow(room.code)
+
+    def wanted(self) -> dict[str, bool]:
+        """Rooms to renew or take the lease of: those with clients here are wanted."""
+        return {code: bool(self.hub.clients(code)) or room.driving
+                for code, room in self.manager.rooms.items()}
+
+    def others(self) -> set[str]:
+        return {process for room in self.manager.rooms.values() for process in room.elsewhere}
+
+    # ------------------------------------------------------------ what other processes did
+
+    def heard(self, code: str, payload: dict[str, Any]) -> None:
+        room = self.manager.rooms.get(code)
+        if room is None:
+            return
+        kind = payload.get("k")
+        if kind == "m":
+            room.commits.start(lambda: self._move(room, payload))
+        elif kind == "rec":
+            if int(payload.get("rev", 0)) > self.storage.known_rev(code):
+                self.catch_up(code)
+        elif kind == "del":
+            self.manager.forget_here(room)
+        elif kind == "pres":
+            process, seen = payload.get("p"), payload.get("pres")
+            if isinstance(process, str) and isinstance(seen, dict):
+                room.presence_elsewhere(process, seen if seen.get("seats") or
+                                        seen.get("watchers") else None)
+        elif kind in ("ready", "hand"):
+            room.commits.start(lambda: self._shared(room, payload))
+
+    async def _move(self, room: Room, payload: dict[str, Any]) -> None:
+        index = payload.get("i")
+        if payload.get("g") != room.game_no or not isinstance(index, int) \
+                or index > room.log_length:
+            await self._catch_up(room)  # out of order: read what was missed
+        elif index == room.log_length:
+            room.apply_entries([(int(payload["s"]), str(payload["t"]))])
+
+    async def _shared(self, room: Room, payload: dict[str, Any]) -> None:
+        """"Next round" pressed, a seat handed to a bot, in another process."""
+        table = room.table
+        if table is None or payload.get("v") != room.version or room.current is None:
+            return
+        room.current.sync()
+        try:
+            if payload["k"] == "ready":
+                table.press_next(int(payload["seat"]))
+            else:
+                by = payload.get("by")
+                table.hand_to_bot(by if isinstance(by, int) else None, int(payload["seat"]))
+        except (TableError, KeyError, TypeError, ValueError):
+            return
+        room.publish_room()
+        room.publish_state()
+
+    def catch_up(self, code: str) -> None:
+        room = self.manager.rooms.get(code)
+        if room is not None:
+            room.commits.start(lambda: self._catch_up(room))
+
+    async def _catch_up(self, room: Room) -> None:
+        """Read the room from Redis and apply what this copy missed (tried again shortly
+        if Redis cannot be read now)."""
+        try:
+            loaded = await off_loop(self.storage.load_room, room.code)
+        except StorageError as error:
+            log.info("room %s: catching up failed, trying again: %s", room.code, error)
+            if self._loop is not None:
+                self._loop.call_later(RETRY_SECONDS, self.catch_up, room.code)
+            return
+        if loaded is None:
+            self.manager.forget_here(room)
+            return
+        data, moves = loaded
+        if data["game_no"] == room.game_no and room.same_record(data) \
+                and len(moves) >= room.log_length:
+            room.apply_entries(moves[room.log_length:])
+            return
+        room.load_record(data, moves)
+        for client in self.hub.clients(room.code):
+            if client.seat is not None and (client.seat >= len(room.seats)
+                                            or room.seats[client.seat].kind != "human"):
+                client.seat = None  # the seat was removed elsewhere: watching now
+        room.publish_room()
+        room.publish_state()
+
+    # ------------------------------------------------------------ lease, link, processes
+
+    def lease(self, code: str, held: bool, stored: tuple[int, int, int] | None) -> None:
+        room = self.manager.rooms.get(code)
+        if room is None:
+            return
+        log.info("room %s: %s", code, "driven here" if held else "no longer driven here")
+        room.driving = held
+        if held and stored != (self.storage.known_rev(code), room.game_no, room.log_length):
+            self.catch_up(code)  # the process that drove it moved last: read what it did
+        else:
+            room.schedule()
+
+    def link(self, up: bool) -> None:
+        if not up:
+            for code in list(self.manager.rooms):
+                self.hub.publish(code, lambda seat: RECONNECTING)
+            return
+        for code in list(self.manager.rooms):
+            self.catch_up(code)
+            self.hub.refresh_presence(code)
+            room = self.manager.rooms.get(code)
+            if room is not None:  # everyone's position again, even if nothing was missed
+                room.publish_room()
+                room.publish_state()
+
+    def dead(self, processes: set[str]) -> None:
+        for room in list(self.manager.rooms.values()):
+            for process in processes & set(room.elsewhere):
+                room.presence_elsewhere(process, None)
+
+
+def _quiet(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.info("reading presence failed: %s", task.exception())
+
+
+__all__ = ["RECONNECTING", "Cluster"]

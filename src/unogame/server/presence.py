@@ -1,0 +1,125 @@
+"""Who has a room open: this process's connections and (several processes) the others'.
+
+A person counts as present while any of their connections, in any server process, is open:
+coming back sends a bot standing in for them away, the last one leaving starts their grace
+(the table's rules), and a host who leaves the lobby hands the role on. Mixed into
+:class:`~.rooms.Room`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..table import Table
+from .seats import Seat
+
+
+class RoomPresence:
+    """The presence part of a room (its attributes are set up by :class:`~.rooms.Room`)."""
+
+    seats: list[Seat]
+    host: int
+    spectators: int
+    elsewhere: dict[str, dict[str, Any]]
+    """Other server processes' clients of the room, by process."""
+    present: dict[int, bool]
+    """Whether each seat was present when last looked at."""
+
+    @property
+    def table(self) -> Table | None:
+        raise NotImplementedError
+
+    def sync_clock(self) -> None:
+        """Report the time passed to the game's table."""
+        raise NotImplementedError
+
+    def publish_room(self) -> None:
+        raise NotImplementedError
+
+    def schedule(self) -> None:
+        raise NotImplementedError
+
+    def save_later(self, what: str) -> None:
+        raise NotImplementedError
+
+    def connected(self, seat: int | None) -> None:
+        if seat is None:
+            self.spectators += 1
+        else:
+            self.seats[seat].connected += 1
+            self.seats[seat].gone_since = None
+        self._presence()
+
+    def disconnected(self, seat: int | None) -> None:
+        if seat is None:
+            self.spectators = max(0, self.spectators - 1)
+        elif 0 <= seat < len(self.seats):
+            info = self.seats[seat]
+            info.connected = max(0, info.connected - 1)
+        self._presence()
+
+    def present_anywhere(self, seat: int) -> bool:
+        """Someone has the seat open, in this process or another."""
+        key = str(seat)
+        return self.seats[seat].connected > 0 or any(
+            presence.get("seats", {}).get(key, 0) > 0 for presence in self.elsewhere.values())
+
+    def watchers(self) -> int:
+        """Spectators in every process."""
+        return self.spectators + sum(int(presence.get("watchers", 0))
+                                     for presence in self.elsewhere.values())
+
+    def clients_elsewhere(self) -> int:
+        """Connections to the room in the other processes (seats and spectators)."""
+        return sum(int(presence.get("watchers", 0)) + sum(presence.get("seats", {}).values())
+                   for presence in self.elsewhere.values())
+
+    def presence_elsewhere(self, process: str, presence: dict[str, Any] | None) -> None:
+        """Another process's clients of the room (``None``: it has none, or died)."""
+        known = self.elsewhere.get(process)
+        if presence is None:
+            self.elsewhere.pop(process, None)
+        elif known is None or presence.get("seq", 0) >= known.get("seq", 0):
+            self.elsewhere[process] = presence
+        self._presence()
+
+    def _presence(self) -> None:
+        """Seats opened or left anywhere: a person back sends their stand-in away, a person
+        gone starts their grace."""
+        table = self.table
+        for index, info in enumerate(self.seats):
+            now = self.present_anywhere(index)
+            if now == self.present.get(index, False):
+                continue
+            self.present[index] = now
+            if now:
+                info.gone_since = None
+                if table is not None and info.kind == "human":
+                    table.set_present(index, True)  # back: a bot standing in leaves
+            else:
+                info.gone_since = time.monotonic()
+                if info.kind == "human":
+                    self._gone(index)
+        self.publish_room()
+        self.schedule()
+
+    def _gone(self, seat: int) -> None:
+        """A person's last connection closed: the table starts their grace; a host who
+        leaves hands the role to the next connected person."""
+        table = self.table
+        if table is not None:
+            self.sync_clock()
+            table.set_present(seat, False)
+            host = table.host if table.host is not None else self.host
+        elif seat == self.host:  # the lobby: the next connected person hosts
+            count = len(self.seats)
+            following = [(seat + step) % count for step in range(1, count)]
+            host = next((index for index in following if self.seats[index].kind == "human"
+                         and self.present_anywhere(index)), self.host)
+        else:
+            return
+        if host != self.host:
+            self.host = host
+            self.save_later("the new host")  # if it fails, a restart keeps the former host
+

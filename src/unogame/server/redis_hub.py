@@ -1,0 +1,338 @@
+"""The :class:`~.hub.Hub` of several server processes sharing rooms through Redis.
+
+Each process delivers a room's messages to its own sockets (as :class:`~.hub.LocalHub`);
+what a room's other processes must hear travels on the room's Redis channel:
+
+- stored changes: the storage's Lua scripts publish them (a move with its log index, a
+  record with its rev); a process that missed one catches up from Redis by version;
+- what is not stored: "next round" pressed, a seat handed to a bot (:meth:`share`), and
+  which seats and spectators each process has connected (presence, also kept in the hash
+  ``uno:pres:{CODE}`` for a process that loads the room later);
+- the lease: ``uno:lease:{CODE}`` names the one process that drives the room's bots,
+  stand-ins and timers (``SET NX PX``, renewed every third of its length); a process that
+  stops renewing (killed, cut off) loses it when it expires and another takes the room.
+
+Everything here uses the asyncio client (no call blocks the event loop); the stored changes
+themselves go through the storage thread (``commits.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .hub import Client, LocalHub
+from .redis_store import PREFIX, TIMEOUT, channel, room_key
+
+try:
+    import redis.asyncio as aioredis
+    from redis.exceptions import RedisError
+except ImportError:  # pragma: no cover - the [redis] extra is not installed
+    aioredis = None  # type: ignore[assignment]
+    RedisError = OSError  # type: ignore[assignment,misc]
+
+log = logging.getLogger("unogame.server")
+
+LEASE_SCRIPT = """
+local out = {}
+local n = #KEYS / 2
+for i = 1, n do
+  local key = KEYS[i]
+  local holder = redis.call('GET', key)
+  if holder == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2]); out[i] = 1
+  elseif (not holder) and ARGV[2 + i] == '1' then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    -- newly taken: where the room stands, so the process catches up only if it must
+    local room = redis.call('HMGET', KEYS[n + i], 'rev', 'game_no', 'moves')
+    out[i] = {2, tonumber(room[1]) or 0, tonumber(room[2]) or 0, tonumber(room[3]) or 0}
+  else
+    out[i] = 0
+  end
+end
+return out
+"""
+"""Per room: renew the lease this process holds (1), take a free one it wants (the room's
+``rev``, ``game_no`` and log length as stored), or neither (0)."""
+
+RELEASE_SCRIPT = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+Presence = dict[str, Any]
+"""One process's clients of a room: ``{"seats": {"0": 2}, "watchers": 1, "seq": 7}``."""
+
+
+def lease_key(code: str) -> str:
+    return f"{PREFIX}lease:{{{code}}}"
+
+
+def presence_key(code: str) -> str:
+    return f"{PREFIX}pres:{{{code}}}"
+
+
+def process_key(process: str) -> str:
+    return f"{PREFIX}proc:{process}"
+
+
+def code_of(channel_name: str) -> str:
+    return channel_name[channel_name.index("{") + 1:channel_name.index("}")]
+
+
+class RedisHub(LocalHub):
+    """Local delivery, plus the room channels, presence and leases shared through Redis."""
+
+    def __init__(self, url: str, process: str, lease_seconds: float = 5.0) -> None:
+        super().__init__()
+        if aioredis is None:
+            raise RuntimeError("the Redis backend needs the redis package: "
+                               "pip install 'unogame[redis]'")
+        self.url = url
+        self.process = process
+        self.lease_seconds = lease_seconds
+        self.on_event: Callable[[str, dict[str, Any]], None] = lambda code, payload: None
+        """A message of another process about a room this process follows."""
+        self.on_lease: Callable[[str, bool, tuple[int, int, int] | None], None] = \
+            lambda code, held, stored: None
+        """This process now drives (``True``) or no longer drives a room; when it took
+        the lease, the room's (rev, game_no, log length) in Redis then."""
+        self.on_link: Callable[[bool], None] = lambda up: None
+        """Redis became unreachable (``False``) or reachable again."""
+        self.on_dead: Callable[[set[str]], None] = lambda processes: None
+        """Processes whose liveness key expired (their presence no longer counts)."""
+        self.wanted: Callable[[], dict[str, bool]] = dict
+        """The rooms this process follows, each with whether it wants to drive it."""
+        self.others: Callable[[], set[str]] = set
+        """The other processes this one has presence from."""
+        self.followed: set[str] = set()
+        self.held: set[str] = set()
+        self.link_up = False
+        self._linked = False
+        """The link was up once (a later "up" is a reconnection)."""
+        self._db: Any = None
+        self._pubsub: Any = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._dirty: set[str] = set()
+        self._seq = 0
+        self._renewed = time.monotonic()
+
+    # ------------------------------------------------------------ Hub
+
+    def attach(self, code: str, client: Client) -> None:
+        super().attach(code, client)
+        self._presence_changed(code)
+
+    def detach(self, code: str, client: Client) -> None:
+        super().detach(code, client)
+        self._presence_changed(code)
+
+    def share(self, code: str, payload: dict[str, Any]) -> None:
+        """Tell the room's other processes something that is not stored."""
+        self._spawn(self._publish(code, {**payload, "p": self.process}))
+
+    def follow(self, code: str) -> None:
+        if code not in self.followed:
+            self.followed.add(code)
+            if self._pubsub is not None and self.link_up:
+                self._spawn(self._pubsub.subscribe(channel(code)))
+
+    def unfollow(self, code: str) -> None:
+        if code in self.followed:
+            self.followed.discard(code)
+            if self._pubsub is not None and self.link_up:
+                self._spawn(self._pubsub.unsubscribe(channel(code)))
+        if code in self.held:
+            self.held.discard(code)
+            self._spawn(self._release(code))
+
+    # ------------------------------------------------------------ running
+
+    def start(self) -> None:
+        """Start listening and renewing (needs the running loop)."""
+        self._db = aioredis.Redis.from_url(self.url, socket_timeout=TIMEOUT,
+                                           socket_connect_timeout=TIMEOUT,
+                                           decode_responses=True)
+        self._lease = self._db.register_script(LEASE_SCRIPT)
+        self._release_script = self._db.register_script(RELEASE_SCRIPT)
+        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._renew())]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        with contextlib.suppress(Exception):  # let another process take the rooms at once
+            for code in list(self.held):
+                await asyncio.wait_for(self._release(code), TIMEOUT)
+            await asyncio.wait_for(self._db.delete(process_key(self.process)), TIMEOUT)
+        with contextlib.suppress(Exception):
+            await self._db.aclose()
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        task.add_done_callback(_quiet)
+
+    async def _publish(self, code: str, payload: dict[str, Any]) -> None:
+        await self._db.publish(channel(code), json.dumps(payload, separators=(",", ":")))
+
+    async def _release(self, code: str) -> None:
+        await self._release_script(keys=[lease_key(code)], args=[self.process])
+
+    def _set_link(self, up: bool) -> None:
+        if up != self.link_up:
+            self.link_up = up
+            if up and self._linked:
+                log.warning("redis reachable again")
+            elif not up:
+                log.warning("redis unreachable; reconnecting")
+            self._linked = True
+            self.on_link(up)
+
+    async def _listen(self) -> None:
+        """Receive the followed rooms' messages; on a lost link, reconnect and resubscribe
+        (the rooms then catch up from Redis: nothing published meanwhile is missed)."""
+        while True:
+            pubsub = self._db.pubsub(ignore_subscribe_messages=True)
+            try:
+                await asyncio.wait_for(pubsub.subscribe(PREFIX + "hello",
+                                                        *[channel(c) for c in self.followed]),
+                                       TIMEOUT)
+                self._pubsub = pubsub
+                self._set_link(True)
+                pinged = time.monotonic()
+                while True:
+                    message = await pubsub.get_message(timeout=0.5)
+                    if message is not None and message.get("type") == "message":
+                        self._deliver(message)
+                    if time.monotonic() - pinged > 1.0:  # a silent, stopped server is noticed
+                        await asyncio.wait_for(self._db.ping(), TIMEOUT)
+                        pinged = time.monotonic()
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError, TimeoutError) as error:
+                log.info("redis subscription lost: %s", error)
+            except Exception:  # keep listening whatever one message did
+                log.exception("redis subscription failed")
+            self._pubsub = None
+            self._set_link(False)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pubsub.aclose(), TIMEOUT)
+            await asyncio.sleep(0.25)
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        try:
+            payload = json.loads(message["data"])
+            code = code_of(message["channel"])
+        except (ValueError, TypeError):
+            return
+        if isinstance(payload, dict) and payload.get("p") != self.process:
+            try:
+                self.on_event(code, payload)
+            except Exception:
+                log.exception("room %s: a message from another process failed", code)
+
+    async def _renew(self) -> None:
+        """Every third of the lease: this process is alive; renew the rooms it drives, take
+        the ones it wants that nobody holds, note the processes that died."""
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            wanted = self.wanted()
+            codes = sorted(wanted)
+            others = sorted(self.others())
+            ms = int(self.lease_seconds * 1000)
+            try:
+                async with self._db.pipeline(transaction=False) as pipe:
+                    pipe.set(process_key(self.process), "1", px=ms)
+                    if others:
+                        pipe.mget([process_key(other) for other in others])
+                    replies = await asyncio.wait_for(pipe.execute(), TIMEOUT)
+                held = await asyncio.wait_for(self._lease(
+                    keys=[*(lease_key(code) for code in codes), *map(room_key, codes)],
+                    args=[self.process, ms, *("1" if wanted[c] else "0" for c in codes)]),
+                    TIMEOUT) if codes else []
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # cut off: after the lease's time, drive nothing
+                log.info("lease renewal failed: %s", error)
+                if time.monotonic() - self._renewed > self.lease_seconds * 0.8:
+                    for code in list(self.held):
+                        self.held.discard(code)
+                        self.on_lease(code, False, None)
+                continue
+            self._renewed = time.monotonic()
+            if others:
+                dead = {other for other, alive in zip(others, replies[1], strict=True)
+                        if alive is None}
+                if dead:
+                    self.on_dead(dead)
+            for code, now_held in zip(codes, held, strict=True):
+                if bool(now_held) != (code in self.held):
+                    (self.held.add if now_held else self.held.discard)(code)
+                    stored = tuple(int(v) for v in now_held[1:4]) \
+                        if isinstance(now_held, list) else None
+                    self.on_lease(code, bool(now_held), stored)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------ presence
+
+    def _presence_changed(self, code: str) -> None:
+        if not self._dirty:
+            with contextlib.suppress(RuntimeError):  # no loop: nobody to tell
+                asyncio.get_running_loop().call_soon(self._flush_presence)
+        self._dirty.add(code)
+
+    def _flush_presence(self) -> None:
+        dirty, self._dirty = self._dirty, set()
+        for code in dirty:
+            self._seq += 1
+            self._spawn(self._send_presence(code, self.presence_of(code, self._seq)))
+
+    def presence_of(self, code: str, seq: int = 0) -> Presence:
+        seats: dict[str, int] = {}
+        watchers = 0
+        for client in self.clients(code):
+            if client.seat is None:
+                watchers += 1
+            else:
+                seats[str(client.seat)] = seats.get(str(client.seat), 0) + 1
+        return {"seats": seats, "watchers": watchers, "seq": seq}
+
+    def refresh_presence(self, code: str) -> None:
+        """Publish this process's presence in the room again (its seats changed)."""
+        self._presence_changed(code)
+
+    async def _send_presence(self, code: str, presence: Presence) -> None:
+        text = json.dumps(presence, separators=(",", ":"))
+        async with self._db.pipeline(transaction=False) as pipe:
+            if presence["seats"] or presence["watchers"]:
+                pipe.hset(presence_key(code), self.process, text)
+            else:
+                pipe.hdel(presence_key(code), self.process)
+            pipe.publish(channel(code), json.dumps({"k": "pres", "p": self.process,
+                                                    "pres": presence}))
+            await asyncio.wait_for(pipe.execute(), TIMEOUT)
+
+    async def read_presence(self, code: str) -> dict[str, Presence]:
+        """The other live processes' presence in the room."""
+        stored = await asyncio.wait_for(self._db.hgetall(presence_key(code)), TIMEOUT)
+        others = [process for process in stored if process != self.process]
+        if not others:
+            return {}
+        alive = await asyncio.wait_for(self._db.mget([process_key(p) for p in others]),
+                                       TIMEOUT)
+        return {process: json.loads(stored[process])
+                for process, live in zip(others, alive, strict=True) if live is not None}
+
+
+def _quiet(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.info("redis call failed: %s", task.exception())
+
+
+__all__ = ["RedisHub", "lease_key", "presence_key", "process_key"]

@@ -1,0 +1,270 @@
+"""Rooms, seats and move logs in Redis, shared by several server processes.
+
+Every change is one atomic Lua script: a room's record is replaced only if nobody changed it
+since this process read it (its ``rev``), a move is appended only if the log is exactly as
+long as the version the move was made on (and the room is still in that game); the same
+script publishes the change on the room's channel, so no process hears of a change that is
+not stored, and a stale or repeated move is refused whichever process got it.
+
+Keys (``{CODE}`` is a hash tag: a room's keys stay together on a Redis Cluster slot):
+
+- ``uno:rooms``: the set of room codes;
+- ``uno:room:{CODE}``: hash ``data`` (the record as JSON), ``rev``, ``game_no``, ``moves``;
+- ``uno:log:{CODE}:GAME``: the game's log, entries ``"SEAT|MOVE"`` (seat -1: next round);
+- ``uno:ev:{CODE}``: the room's channel (see :mod:`.redis_hub`);
+- ``uno:aside:{CODE}``: a room that could not be restored, kept for someone to look at;
+- ``uno:allow:KIND:ADDRESS``: a token bucket of the per-address limits.
+
+The client is synchronous: the server calls it in its storage thread (``commits.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .storage import StaleError, Storage, StorageError
+
+try:
+    import redis
+except ImportError:  # pragma: no cover - the [redis] extra is not installed
+    redis = None  # type: ignore[assignment]
+
+PREFIX = "uno:"
+TIMEOUT = 2.0
+"""Seconds a call to Redis may take before it counts as failed (nothing stored)."""
+DEADLINE = 0.75 * TIMEOUT
+"""A change must reach Redis within this many seconds of being sent, or it is refused there
+(the servers' and Redis's clocks agree to well within the rest of ``TIMEOUT``)."""
+
+LATE = """
+local now = redis.call('TIME')
+if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[#ARGV]) then
+  return redis.error_reply('LATE the server had given up on this change')
+end
+"""
+"""A change reaching Redis after its deadline (the last argument: ms since the epoch) is
+refused: the server that sent it already told its client it was not saved (a Redis that
+stopped answering, then read the change once it was resumed, must not store it)."""
+
+SAVE_ROOM = LATE + """
+local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
+if rev ~= tonumber(ARGV[3]) then
+  return redis.error_reply('STALE the room was changed elsewhere')
+end
+rev = rev + 1
+redis.call('HSET', KEYS[1], 'data', ARGV[2], 'rev', rev, 'game_no', ARGV[4])
+if redis.call('HEXISTS', KEYS[1], 'moves') == 0 then redis.call('HSET', KEYS[1], 'moves', 0) end
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('PUBLISH', KEYS[3], cjson.encode({k='rec', rev=rev, p=ARGV[5]}))
+return rev
+"""
+
+APPEND_MOVE = LATE + """
+if redis.call('HGET', KEYS[1], 'game_no') ~= ARGV[1] then
+  return redis.error_reply('STALE the room is not in this game any more')
+end
+local n = redis.call('LLEN', KEYS[2])
+if n ~= tonumber(ARGV[2]) then
+  return redis.error_reply('STALE the position has moved on')
+end
+redis.call('RPUSH', KEYS[2], ARGV[3] .. '|' .. ARGV[4])
+redis.call('HSET', KEYS[1], 'moves', n + 1)
+redis.call('PUBLISH', KEYS[3], cjson.encode({k='m', g=tonumber(ARGV[1]), i=n,
+                                             s=tonumber(ARGV[3]), t=ARGV[4], p=ARGV[5]}))
+return n + 1
+"""
+
+DELETE_ROOM = """
+local games = tonumber(redis.call('HGET', KEYS[1], 'game_no') or '0')
+for game = 1, games do redis.call('DEL', ARGV[2] .. game) end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+redis.call('PUBLISH', KEYS[3], cjson.encode({k='del', p=ARGV[3]}))
+return 1
+"""
+
+TAKE_TOKEN = """
+local now = redis.call('TIME')
+now = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local burst = tonumber(ARGV[1])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'last')
+local tokens = tonumber(state[1]) or burst
+local last = tonumber(state[2]) or now
+tokens = math.min(burst, tokens + (now - last) * tonumber(ARGV[2]))
+local ok = 0
+if tokens >= 1 then tokens = tokens - 1; ok = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'last', now)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return ok
+"""
+
+
+def room_key(code: str) -> str:
+    return f"{PREFIX}room:{{{code}}}"
+
+
+def log_key(code: str, game_no: int) -> str:
+    return f"{PREFIX}log:{{{code}}}:{game_no}"
+
+
+def channel(code: str) -> str:
+    return f"{PREFIX}ev:{{{code}}}"
+
+
+def _deadline() -> int:
+    return int((time.time() + DEADLINE) * 1000)
+
+
+def _need_redis() -> Any:
+    if redis is None:
+        raise RuntimeError("the Redis backend needs the redis package: "
+                           "pip install 'unogame[redis]'")
+    return redis
+
+
+class RedisStorage(Storage):
+    """The :class:`Storage` of several server processes sharing one Redis database."""
+
+    shared = True
+
+    def __init__(self, url: str, process: str = "") -> None:
+        module = _need_redis()
+        self.url = url
+        self.process = process
+        """This process's id, in what it publishes (it ignores its own messages)."""
+        self._db = module.Redis.from_url(url, socket_timeout=TIMEOUT,
+                                         socket_connect_timeout=TIMEOUT,
+                                         decode_responses=True)
+        self._save = self._db.register_script(SAVE_ROOM)
+        self._append = self._db.register_script(APPEND_MOVE)
+        self._delete = self._db.register_script(DELETE_ROOM)
+        self._take = self._db.register_script(TAKE_TOKEN)
+        self._revs: dict[str, int] = {}
+        """The record's rev this process last read or wrote, per room."""
+        self.on_stale: Callable[[str], None] | None = None
+        """Called (in the storage thread) with a room's code when a change was refused as
+        stale: the room should catch up."""
+        self._call(self._db.ping)
+
+    def _call(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        try:
+            return call(*args, **kwargs)
+        except redis.exceptions.ResponseError as error:
+            if str(error).startswith("STALE"):
+                raise StaleError(str(error)) from None
+            raise StorageError(f"Redis: {error}") from error
+        except redis.exceptions.RedisError as error:
+            raise StorageError(f"Redis: {type(error).__name__}: {error}") from error
+
+    def _stale(self, code: str, error: StaleError) -> StaleError:
+        if self.on_stale is not None:
+            self.on_stale(code)
+        return error
+
+    def known_rev(self, code: str) -> int:
+        return self._revs.get(code, 0)
+
+    # ------------------------------------------------------------ Storage
+
+    def save_room(self, code: str, data: dict[str, Any]) -> None:
+        text = json.dumps(data, ensure_ascii=False)
+        try:
+            rev = self._call(self._save, keys=[room_key(code), PREFIX + "rooms", channel(code)],
+                             args=[code, text, self._revs.get(code, 0),
+                                   int(data.get("game_no", 0)), self.process, _deadline()])
+        except StaleError as error:
+            raise self._stale(code, error) from None
+        self._revs[code] = int(rev)
+
+    def delete_room(self, code: str) -> None:
+        self._call(self._delete, keys=[room_key(code), PREFIX + "rooms", channel(code)],
+                   args=[code, log_key(code, 0)[:-1], self.process])
+        self._revs.pop(code, None)
+
+    def load_rooms(self, unreadable: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
+        rooms: dict[str, dict[str, Any]] = {}
+        for code in sorted(self._call(self._db.smembers, PREFIX + "rooms")):
+            loaded = self.load_room(code, unreadable)
+            if loaded is not None:
+                rooms[code] = loaded[0]
+        return rooms
+
+    def load_room(self, code: str, unreadable: dict[str, str] | None = None
+                  ) -> tuple[dict[str, Any], list[tuple[int, str]]] | None:
+        """A room's record and its current game's log, read together (``None``: no such
+        room, or unreadable: then it is noted in ``unreadable``)."""
+        record = self._call(self._db.hgetall, room_key(code))
+        if not record:
+            return None
+        try:
+            data = json.loads(record["data"])
+            if not isinstance(data, dict):
+                raise ValueError("the record is not a JSON object")
+            game_no = int(record.get("game_no", 0))
+        except (KeyError, ValueError, TypeError, RecursionError) as error:
+            if unreadable is not None:
+                unreadable[code] = f"{type(error).__name__}: {error}"
+            return None
+        moves = self.load_moves(code, game_no) if game_no else []
+        self._revs[code] = int(record.get("rev", 0))
+        return data, moves
+
+    def set_aside(self, code: str, reason: str) -> None:
+        record = self._call(self._db.hgetall, room_key(code))
+        self._call(self._db.hset, f"{PREFIX}aside:{{{code}}}",
+                   mapping={**record, "reason": reason})
+        self._call(self._db.srem, PREFIX + "rooms", code)
+
+    def append_move(self, code: str, game_no: int, index: int, seat: int, move: str) -> None:
+        try:
+            self._call(self._append, keys=[room_key(code), log_key(code, game_no),
+                                           channel(code)],
+                       args=[game_no, index, seat, move, self.process, _deadline()])
+        except StaleError as error:
+            raise self._stale(code, error) from None
+
+    def load_moves(self, code: str, game_no: int) -> list[tuple[int, str]]:
+        entries = self._call(self._db.lrange, log_key(code, game_no), 0, -1)
+        moves = []
+        for entry in entries:
+            seat, _, text = str(entry).partition("|")
+            moves.append((int(seat), text))
+        return moves
+
+    def close(self) -> None:
+        self._db.close()
+
+    # ------------------------------------------------------------ limits across processes
+
+    def room_count(self) -> int:
+        return int(self._call(self._db.scard, PREFIX + "rooms"))
+
+    def take_token(self, kind: str, address: str, burst: int, per_minute: float) -> bool:
+        """One request from ``address``'s allowance of ``kind``, shared by every process."""
+        rate_per_ms = per_minute / 60_000.0
+        keep_ms = int(burst / rate_per_ms) + 1000 if rate_per_ms > 0 else 3_600_000
+        return bool(self._call(self._take, keys=[f"{PREFIX}allow:{kind}:{address}"],
+                               args=[burst, rate_per_ms, keep_ms]))
+
+
+class SharedAllowance:
+    """A per-address allowance (``limits.AddressAllowance``'s job) kept in Redis, so that it
+    holds across every server process. Its :meth:`take` waits for Redis: call it off the
+    loop."""
+
+    remote = True
+
+    def __init__(self, storage: RedisStorage, kind: str, burst: int, per_minute: float) -> None:
+        self.storage = storage
+        self.kind = kind
+        self.burst = burst
+        self.per_minute = per_minute
+
+    def take(self, address: str) -> bool:
+        return self.storage.take_token(self.kind, address, self.burst, self.per_minute)
+
+
+__all__ = ["RedisStorage", "SharedAllowance", "StaleError", "channel", "log_key", "room_key"]

@@ -1,0 +1,210 @@
+"""Two server processes sharing rooms through a real redis-server (issue 13, section 1).
+
+Two apps in one test process (each its own uvicorn loop, storage and hub, as two processes
+would have) on one Redis: a client may connect to either; a move is committed in Redis
+before anyone sees it, a stale or repeated move is refused whichever server got it, the
+per-address limits hold across both, and when the server driving a room stops, the other
+takes its bots over within the lease.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from redis_support import (
+    RedisServer,
+    redis_server_fixture,  # noqa: F401 - the fixture redis_server
+    wait_until,
+)
+from test_server_support import Client, ServerThread, autoplay, create_room, loopback_limits, run
+
+from unogame.server.redis_store import log_key
+from unogame.server.rooms import Room
+from unogame.server.storage import StaleError
+
+
+@pytest.fixture(scope="module")
+def pair(redis_server: RedisServer) -> Iterator[tuple[ServerThread, ServerThread]]:
+    with ServerThread(redis_url=redis_server.url, limits=loopback_limits()) as one, \
+            ServerThread(redis_url=redis_server.url, limits=loopback_limits()) as two:
+        for server in (one, two):
+            wait_until(lambda s=server: s.manager.hub.link_up, 20, "the Redis link")
+        yield one, two
+
+
+def stored(redis_server: RedisServer, room: Room) -> list[str]:
+    return list(redis_server.client().lrange(log_key(room.code, room.game_no), 0, -1))
+
+
+async def resume(url: str, client: Client) -> Client:
+    again = await Client.connect(url)
+    await again.request({"type": "resume", "room": client.room, "token": client.token},
+                        "state")
+    again.token = client.token
+    return again
+
+
+def test_a_room_is_played_from_both_servers(pair: tuple[ServerThread, ServerThread],
+                                           redis_server: RedisServer) -> None:
+    one, two = pair
+
+    async def scenario() -> tuple[str, list[Client]]:
+        host = await create_room(one.ws_url, seats=3, bots=["random"],
+                                 rules={"target_score": 60})
+        guest = await Client.connect(two.ws_url)
+        await guest.request({"type": "join", "room": host.room, "name": "Guest"}, "state")
+        room_two = await host.wait_for(lambda m: m["type"] == "room" and len(m["seats"]) == 3)
+        assert [seat["name"] for seat in room_two["seats"]] == ["Host", "Bot 1", "Guest"]
+        # The guest's connection is on the other server: this one counts them as present
+        # (no stand-in bot for them, the room is not paused).
+        room_one = one.manager.rooms[host.room]
+        await asyncio.to_thread(wait_until, lambda: room_one.present_anywhere(2), 10,
+                                "the guest present on the first server")
+        assert room_one.seats[2].connected == 0
+        await host.request({"type": "start"}, "state")
+        await guest.wait_for(lambda m: m["type"] == "state" and m["view"] is not None)
+        results = await asyncio.gather(autoplay(host, 1, deal=True, timeout=90),
+                                       autoplay(guest, 2, deal=True, timeout=90))
+        assert all(result["status"] == "match_over" for result in results)
+        for client in (host, guest):
+            await client.close()
+        return host.room or "", [host, guest]
+
+    code, clients = run(scenario())
+    rooms = [one.manager.rooms[code], two.manager.rooms[code]]
+    assert [room.driving for room in rooms].count(True) == 1  # one lease, one driver
+    log = stored(redis_server, rooms[0])
+    # Both copies are the stored game: same position, same log, same final version.
+    assert rooms[0].game.position() == rooms[1].game.position()  # type: ignore[union-attr]
+    assert rooms[0].version == rooms[1].version
+    assert len(log) == rooms[0].log_length > 10
+    for client in clients:  # every update each client saw is a version stored in order
+        versions = [m["version"] for m in client.messages if m.get("type") == "update"]
+        assert versions == sorted(versions) and versions[-1] == rooms[0].version
+
+
+def test_a_stale_or_repeated_move_is_refused_by_either_server(
+        pair: tuple[ServerThread, ServerThread], redis_server: RedisServer) -> None:
+    one, two = pair
+
+    async def scenario() -> None:
+        host = await create_room(one.ws_url, seats=2)
+        on_two = await Client.connect(two.ws_url)
+        await on_two.request({"type": "join", "room": host.room, "name": "Guest"}, "state")
+        await host.request({"type": "start"}, "state")
+        await on_two.wait_for(lambda m: m["type"] == "state" and m["view"] is not None)
+        for _ in range(2):  # a first wild: its colour first
+            state = host.game()
+            actor = host if state["view"]["turn"] == host.seat else on_two
+            state = actor.game()
+            if state["view"].get("pending") is None and state["legal"] != ["color R", "color Y",
+                                                                            "color G", "color B"]:
+                break
+            await actor.request({"type": "move", "move": "color R",
+                                 "version": state["version"]}, "update")
+        state = host.game()
+        actor = host if state["view"]["turn"] == host.seat else on_two
+        # The player on turn has the seat open on both servers; the same move reaches both
+        # at once: Redis takes it once, whichever server's copy had not heard of it yet.
+        twin = await resume((two if actor is host else one).ws_url, actor)
+        version = actor.game()["version"]
+        room = one.manager.rooms[host.room]
+        length = len(stored(redis_server, room))
+        message = {"type": "move", "move": "draw", "version": version}
+        await asyncio.gather(actor.send(message), twin.send(message))
+        replies = [await client.wait_for(lambda m: m["type"] == "error"
+                                         or m.get("version") == version + 1)
+                   for client in (actor, twin)]
+        await asyncio.sleep(0.3)
+        assert len(stored(redis_server, room)) == length + 1
+        # Sent again, to either server: refused.
+        for client in (actor, twin):
+            await client.wait_for(lambda m: m.get("version") == version + 1)
+            error = await client.request(message, "error")
+            assert error["code"] in ("stale", "illegal")
+        assert len(stored(redis_server, room)) == length + 1
+        assert [m["version"] for m in host.messages + on_two.messages
+                if m.get("type") == "update"].count(version + 1) == 2, replies
+        # And the script itself refuses an entry for a version that is not the log's end.
+        with pytest.raises(StaleError):
+            two.manager.storage.append_move(room.code, room.game_no, length, 0, "draw")
+        assert len(stored(redis_server, room)) == length + 1
+        for client in (host, on_two, twin):
+            await client.close()
+
+    run(scenario())
+
+
+def test_the_lookup_limit_holds_across_servers(redis_server: RedisServer) -> None:
+    limits = loopback_limits(lookups_per_address=(4, 0.001))
+    with ServerThread(redis_url=redis_server.url, limits=limits) as one, \
+            ServerThread(redis_url=redis_server.url, limits=limits) as two:
+        async def scenario() -> list[str]:
+            codes = []
+            for index in range(6):
+                client = await Client.connect((one if index % 2 else two).ws_url)
+                reply = await client.request({"type": "watch", "room": "ZZZZZZZZ"}, "error")
+                codes.append(reply["code"])
+                await client.close()
+            return codes
+
+        codes = run(scenario())
+    redis_server.client().delete("uno:allow:lookup:127.0.0.1")
+    assert codes == ["no_room"] * 4 + ["lookup_limited"] * 2
+
+
+def test_the_other_server_takes_the_bots_over(redis_server: RedisServer) -> None:
+    """The server driving a room goes away; within the lease the other one drives it and the
+    bots play on for the person connected to it."""
+    first = ServerThread(redis_url=redis_server.url, lease=1.0).__enter__()
+    try:
+        with ServerThread(redis_url=redis_server.url, lease=1.0) as second:
+            async def scenario() -> Any:
+                host = await create_room(first.ws_url, seats=3, bots=["random", "random"])
+                await host.request({"type": "start"}, "state")
+                room = first.manager.rooms[host.room]
+                await asyncio.to_thread(wait_until, lambda: room.driving, 20, "driving")
+                again = await resume(second.ws_url, host)
+                await host.close()
+                first.__exit__(None, None, None)  # stopped: its lease is let go at once
+                done = await autoplay(again, 3, deal=True, timeout=90,
+                                      until=lambda m: m["version"] > 40)
+                await again.close()
+                return done, second.manager.rooms[host.room]
+
+            done, room = run(scenario())
+            assert room.driving and done["version"] > 40
+    finally:
+        first.__exit__(None, None, None)
+
+
+def test_the_spectator_limit_holds_across_servers(redis_server: RedisServer) -> None:
+    limits = loopback_limits(max_spectators_per_room=3)
+    with ServerThread(redis_url=redis_server.url, limits=limits) as one, \
+            ServerThread(redis_url=redis_server.url, limits=limits) as two:
+        async def scenario() -> list[str]:
+            host = await create_room(one.ws_url, seats=2)
+            watchers = []
+            for server in (two, two, one):
+                watcher = await Client.connect(server.ws_url)
+                await watcher.request({"type": "watch", "room": host.room}, "state")
+                watchers.append(watcher)
+            for server in (one, two):
+                room = server.manager.rooms[host.room]
+                await asyncio.to_thread(wait_until, lambda r=room: r.watchers() == 3, 10,
+                                        "each server counting the other's spectators")
+            codes = []
+            for server in (one, two):
+                late = await Client.connect(server.ws_url)
+                reply = await late.request({"type": "watch", "room": host.room},
+                                           ("state", "error"))
+                codes.append(reply.get("code", reply["type"]))
+                await late.close()
+            for client in (host, *watchers):
+                await client.close()
+            return codes
+
+        assert run(scenario()) == ["room_crowded", "room_crowded"]
