@@ -49,7 +49,7 @@ def browser_pages() -> Iterator[Any]:
 
 
 def create_room(page: Any, url: str, name: str, seats: int, *, fill: bool = False,
-                rules: dict[str, Any] | None = None, lang: str = "en") -> str:
+                rules: dict[str, Any] | None = None, lang: str = "en", timer: int = 0) -> str:
     page.goto(url + "/")
     wait(page, "#player-name")
     if lang == "th" and page.locator("html").get_attribute("lang") != "th":
@@ -59,6 +59,8 @@ def create_room(page: Any, url: str, name: str, seats: int, *, fill: bool = Fals
     page.fill("#seats", str(seats))
     if not fill:
         page.select_option("#fill", "")
+    if timer:
+        page.select_option("#timer", str(timer))
     if rules:
         page.locator("details summary").first.click()
         for key, value in rules.items():
