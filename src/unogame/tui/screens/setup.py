@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -73,6 +74,20 @@ class RuleToggle(Widget, can_focus=True):
 
     def on_click(self) -> None:
         self.action_flip()
+
+
+class StartButton(Button):
+    """A button that counts every press. Textual's Button drops a press that comes while
+    its 0.2 s "pressed" flash is on, so Start pressed again at once after a refusal (the
+    rule named, Enter again) did nothing and the form kept its old error."""
+
+    def action_press(self) -> None:
+        self.press()
+
+    async def _on_click(self, event: events.Click) -> None:
+        event.stop()
+        event.prevent_default()  # Button's own handler would drop it during the flash
+        self.press()
 
 
 class SetupScreen(UnoScreen[None]):
@@ -140,7 +155,7 @@ class SetupScreen(UnoScreen[None]):
             with Horizontal(classes="row"):
                 yield Label(id="l-seed", classes="field")
                 yield Input("", type="integer", id="seed", compact=True)
-            yield Button(t("tui.setup.start"), id="start", variant="primary", compact=True)
+            yield StartButton(t("tui.setup.start"), id="start", variant="primary", compact=True)
             yield Static("", id="setup-error")
         yield Static(id="setup-hint")
 
