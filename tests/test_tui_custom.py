@@ -30,6 +30,7 @@ from unogame.engine.custom import CustomRule, Step  # noqa: E402
 from unogame.tui.app import UnoApp  # noqa: E402
 from unogame.tui.match import SeatConfig  # noqa: E402
 from unogame.tui.rule_builder import RuleBuilder  # noqa: E402
+from unogame.tui.screens.game import GameScreen  # noqa: E402
 from unogame.tui.screens.setup import OWN_RULE, SetupScreen  # noqa: E402
 from unogame.tui.words import Words  # noqa: E402
 
@@ -84,6 +85,7 @@ def test_grandmas_rule_built_on_the_setup_screen_in_thai() -> None:
             builder.query_one("#rule-text", Input).value = GRANDMA.text
             await pilot.press("enter")
             await until(pilot, lambda: app.match is not None, limit=3000)
+            await ready(pilot, app)  # leaving sooner takes the game screen down mid-mount
             assert app.match is not None
             assert app.match.config.rules.custom_rule == GRANDMA
 
@@ -105,9 +107,26 @@ def test_start_pressed_again_at_once_after_the_rule_is_named_starts_the_match() 
             builder.query_one("#rule-name", Input).value = GRANDMA.name
             send_keys(app, "enter")
             await until(pilot, lambda: app.match is not None, limit=3000)
+            await ready(pilot, app)  # leaving sooner takes the game screen down mid-mount
             assert app.match is not None
             rule = app.match.config.rules.custom_rule
             assert isinstance(rule, CustomRule) and rule.name == GRANDMA.name
+
+    run(scenario)
+
+
+def test_start_double_tapped_starts_one_match() -> None:
+    async def scenario() -> None:
+        app = UnoApp(lang="en")
+        async with app.run_test(size=(100, 40)) as pilot:
+            setup, builder = await open_builder(pilot, app, 3)
+            builder.query_one("#rule-name", Input).value = GRANDMA.name
+            await focus_start(pilot, setup)
+            send_keys(app, "enter", "enter")
+            await until(pilot, lambda: app.match is not None, limit=3000)
+            await ready(pilot, app)
+            await pilot.pause()
+            assert sum(isinstance(s, GameScreen) for s in app.screen_stack) == 1
 
     run(scenario)
 

@@ -8,6 +8,8 @@ last turn; it is redrawn when the game moves behind it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 textual = pytest.importorskip("textual")
@@ -16,9 +18,11 @@ from tui_helpers import (  # noqa: E402
     FROZEN,
     config,
     human_turn,
+    quickly,
     ready,
     run,
     screen_text,
+    send_keys,
     shown,
     take_keyboard,
     until,
@@ -64,29 +68,68 @@ def test_hot_seat_passes_the_keyboard() -> None:
     run(scenario)
 
 
+POSITION = {"players": 2, "hands": [["R1", "R2"], ["G1", "G2", "G3"]],
+            "draw_pile": ["B3", "Y2"], "discard_pile": ["R5"], "color": "R", "turn": 0}
+
+
+async def pass_to_ben(pilot: Any, app: UnoApp) -> PassScreen:
+    """Ann takes the keyboard and plays R1 with Enter: the pass screen to Ben, mounted."""
+    await take_keyboard(pilot, app)
+    assert app.viewer == 0
+    await pilot.press("enter")  # R1
+    await until(pilot, lambda: isinstance(app.screen, PassScreen))
+    screen = app.screen
+    assert isinstance(screen, PassScreen)
+    await quickly(lambda: screen.shown_at is not None)
+    assert app.match is not None and app.match.game.turn == 1 and app.viewer is None
+    return screen
+
+
 def test_pass_screen_takes_its_own_key_after_half_a_second() -> None:
     """Enter plays Ann's card; a second Enter (double tap), Space, or P too soon do not
     open Ben's hand; P after half a second does."""
-    position = {"players": 2, "hands": [["R1", "R2"], ["G1", "G2", "G3"]],
-                "draw_pile": ["B3", "Y2"], "discard_pile": ["R5"], "color": "R", "turn": 0}
 
     async def scenario() -> None:
         app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), **FROZEN),
-                     game=Game.from_position(position))
+                     game=Game.from_position(POSITION))
         async with app.run_test(size=(80, 24)) as pilot:
-            await take_keyboard(pilot, app)
-            assert app.viewer == 0
-            await pilot.press("enter", "enter", "space", "p")  # R1, then too soon
-            assert app.match is not None and app.match.game.turn == 1
-            assert isinstance(app.screen, PassScreen) and app.viewer is None
+            screen = await pass_to_ben(pilot, app)
+            assert screen.shown_at is not None
+            send_keys(app, "enter", "space", "p", at=screen.shown_at + ARMING_SECONDS / 2)
+            await until(pilot, lambda: screen.armed, limit=int(ARMING_SECONDS * 1000) + 2000)
+            await pilot.pause()  # the queued keys reach the screen...
+            await pilot.pause()  # ...and it has handled them
+            assert app.screen is screen and app.viewer is None
             assert "G1" not in screen_text(app)
-            await pilot.pause(ARMING_SECONDS + 0.1)
             await pilot.press("enter", "space")
-            assert isinstance(app.screen, PassScreen) and app.viewer is None
+            assert app.screen is screen and app.viewer is None
             assert "press P" in screen_text(app)
             await pilot.press("p")
             await ready(pilot, app)
             assert app.viewer == 1 and "G1" in screen_text(app)
+
+    run(scenario)
+
+
+def test_a_p_pressed_too_soon_but_handled_late_does_not_open_the_hand() -> None:
+    """A busy machine handles keys late: a P pressed a tenth of a second after the pass
+    screen appeared still does not count when it is handled after the half second (the
+    screen judged keys by when they were handled, and opened Ben's hand)."""
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), **FROZEN),
+                     game=Game.from_position(POSITION))
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await pass_to_ben(pilot, app)
+            assert screen.shown_at is not None
+            await until(pilot, lambda: screen.armed, limit=int(ARMING_SECONDS * 1000) + 2000)
+            send_keys(app, "p", at=screen.shown_at + 0.1)
+            await pilot.pause()
+            await pilot.pause()
+            assert app.screen is screen and app.viewer is None
+            send_keys(app, "p", at=screen.shown_at + ARMING_SECONDS + 0.1)
+            await ready(pilot, app)
+            assert app.viewer == 1
 
     run(scenario)
 

@@ -45,11 +45,14 @@ async def until(pilot: Any, condition: Callable[[], bool], limit: int = 500) -> 
     raise AssertionError("the app never reached the expected state")
 
 
-def send_keys(app: UnoApp, *keys: str) -> None:
+def send_keys(app: UnoApp, *keys: str, at: float | None = None) -> None:
     """Keys as a person faster than the app types them: queued at once, no waiting for
-    the app between them (``pilot.press`` waits after each)."""
+    the app between them (``pilot.press`` waits after each); ``at``: when they were
+    pressed, on the clock of Textual's event times (default: now)."""
     for key in keys:
         event = events.Key(key, "\r" if key == "enter" else key if len(key) == 1 else None)
+        if at is not None:
+            event.time = at
         event.set_sender(app)
         app.post_message(event)
 

@@ -106,6 +106,8 @@ class SetupScreen(UnoScreen[None]):
         self.last = last
         """The previous match, whose choices the form starts from."""
         self.error: SetupError | None = None
+        self.started = False
+        """Start was accepted: the match is on its way (every press counts, only once)."""
         self._shown_lang = ""
 
     def content(self) -> ComposeResult:
@@ -323,6 +325,8 @@ class SetupScreen(UnoScreen[None]):
         self.action_start()
 
     def action_start(self) -> None:
+        if self.started:  # a double tap on Start: the match has been asked for already
+            return
         try:
             config = self.config()
         except SetupError as error:
@@ -331,6 +335,7 @@ class SetupScreen(UnoScreen[None]):
             return
         self.error = None
         self._show_error()
+        self.started = True
         self.post_message(self.Start(config))
 
 
