@@ -175,16 +175,22 @@ def test_pass_screen_redrawn_when_a_bot_catches_behind_it() -> None:
 
     async def scenario() -> None:
         app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), SeatConfig("Cid", "medium"),
-                            bot_delay=1000.0, reaction_delay=1.0),
+                            **FROZEN),
                      game=Game.from_position(position))
         async with app.run_test(size=(80, 24)) as pilot:
             await take_keyboard(pilot, app)
             await pilot.press("home", "enter")  # R1, without UNO
             assert app.match is not None
-            game = app.match.game
-            assert game.catchable == [0] and game.turn == 1
+            match, game = app.match, app.match.game
+            await until(pilot, lambda: game.turn == 1)
+            assert game.catchable == [0]
             await shown(pilot, app, PassScreen)
-            assert "U: Ann says UNO" in screen_text(app)
+            await until(pilot, lambda: "U: Ann says UNO" in screen_text(app))
+            # Cid reacts now (its pace was frozen, so that a busy machine cannot let it
+            # catch Ann before the offer was seen)
+            match.config.reaction_delay = 0.0
+            app._stop_pace()
+            app.changed()
             await until(pilot, lambda: len(game.hand(0)) == 3, limit=1000)  # Cid caught Ann
             await pilot.pause()
             text = screen_text(app)
