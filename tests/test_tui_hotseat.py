@@ -47,7 +47,7 @@ def test_hot_seat_passes_the_keyboard() -> None:
             first = match.game.turn
             text = screen_text(app)
             assert f"Pass the keyboard to {match.names[first]}" in text
-            assert "hand" not in text
+            assert "'s hand (" not in text  # no hand panel (the ready line says "your hand")
             assert app.viewer is None
             await take_keyboard(pilot, app)
             assert isinstance(app.screen, GameScreen)
@@ -61,7 +61,7 @@ def test_hot_seat_passes_the_keyboard() -> None:
             assert match.game.turn != first
             await shown(pilot, app, PassScreen)
             assert app.viewer is None
-            assert "hand" not in screen_text(app)
+            assert "'s hand (" not in screen_text(app)
             await take_keyboard(pilot, app)
             assert app.viewer == match.game.turn
 
