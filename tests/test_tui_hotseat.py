@@ -8,6 +8,8 @@ last turn; it is redrawn when the game moves behind it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 textual = pytest.importorskip("textual")
@@ -16,9 +18,11 @@ from tui_helpers import (  # noqa: E402
     FROZEN,
     config,
     human_turn,
+    quickly,
     ready,
     run,
     screen_text,
+    send_keys,
     shown,
     take_keyboard,
     until,
@@ -43,7 +47,7 @@ def test_hot_seat_passes_the_keyboard() -> None:
             first = match.game.turn
             text = screen_text(app)
             assert f"Pass the keyboard to {match.names[first]}" in text
-            assert "hand" not in text
+            assert "'s hand (" not in text  # no hand panel (the ready line says "your hand")
             assert app.viewer is None
             await take_keyboard(pilot, app)
             assert isinstance(app.screen, GameScreen)
@@ -57,36 +61,75 @@ def test_hot_seat_passes_the_keyboard() -> None:
             assert match.game.turn != first
             await shown(pilot, app, PassScreen)
             assert app.viewer is None
-            assert "hand" not in screen_text(app)
+            assert "'s hand (" not in screen_text(app)
             await take_keyboard(pilot, app)
             assert app.viewer == match.game.turn
 
     run(scenario)
 
 
+POSITION = {"players": 2, "hands": [["R1", "R2"], ["G1", "G2", "G3"]],
+            "draw_pile": ["B3", "Y2"], "discard_pile": ["R5"], "color": "R", "turn": 0}
+
+
+async def pass_to_ben(pilot: Any, app: UnoApp) -> PassScreen:
+    """Ann takes the keyboard and plays R1 with Enter: the pass screen to Ben, mounted."""
+    await take_keyboard(pilot, app)
+    assert app.viewer == 0
+    await pilot.press("enter")  # R1
+    await until(pilot, lambda: isinstance(app.screen, PassScreen))
+    screen = app.screen
+    assert isinstance(screen, PassScreen)
+    await quickly(lambda: screen.shown_at is not None)
+    assert app.match is not None and app.match.game.turn == 1 and app.viewer is None
+    return screen
+
+
 def test_pass_screen_takes_its_own_key_after_half_a_second() -> None:
     """Enter plays Ann's card; a second Enter (double tap), Space, or P too soon do not
     open Ben's hand; P after half a second does."""
-    position = {"players": 2, "hands": [["R1", "R2"], ["G1", "G2", "G3"]],
-                "draw_pile": ["B3", "Y2"], "discard_pile": ["R5"], "color": "R", "turn": 0}
 
     async def scenario() -> None:
         app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), **FROZEN),
-                     game=Game.from_position(position))
+                     game=Game.from_position(POSITION))
         async with app.run_test(size=(80, 24)) as pilot:
-            await take_keyboard(pilot, app)
-            assert app.viewer == 0
-            await pilot.press("enter", "enter", "space", "p")  # R1, then too soon
-            assert app.match is not None and app.match.game.turn == 1
-            assert isinstance(app.screen, PassScreen) and app.viewer is None
+            screen = await pass_to_ben(pilot, app)
+            assert screen.shown_at is not None
+            send_keys(app, "enter", "space", "p", at=screen.shown_at + ARMING_SECONDS / 2)
+            await until(pilot, lambda: screen.armed, limit=int(ARMING_SECONDS * 1000) + 2000)
+            await pilot.pause()  # the queued keys reach the screen...
+            await pilot.pause()  # ...and it has handled them
+            assert app.screen is screen and app.viewer is None
             assert "G1" not in screen_text(app)
-            await pilot.pause(ARMING_SECONDS + 0.1)
             await pilot.press("enter", "space")
-            assert isinstance(app.screen, PassScreen) and app.viewer is None
+            assert app.screen is screen and app.viewer is None
             assert "press P" in screen_text(app)
             await pilot.press("p")
             await ready(pilot, app)
             assert app.viewer == 1 and "G1" in screen_text(app)
+
+    run(scenario)
+
+
+def test_a_p_pressed_too_soon_but_handled_late_does_not_open_the_hand() -> None:
+    """A busy machine handles keys late: a P pressed a tenth of a second after the pass
+    screen appeared still does not count when it is handled after the half second (the
+    screen judged keys by when they were handled, and opened Ben's hand)."""
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), **FROZEN),
+                     game=Game.from_position(POSITION))
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await pass_to_ben(pilot, app)
+            assert screen.shown_at is not None
+            await until(pilot, lambda: screen.armed, limit=int(ARMING_SECONDS * 1000) + 2000)
+            send_keys(app, "p", at=screen.shown_at + 0.1)
+            await pilot.pause()
+            await pilot.pause()
+            assert app.screen is screen and app.viewer is None
+            send_keys(app, "p", at=screen.shown_at + ARMING_SECONDS + 0.1)
+            await ready(pilot, app)
+            assert app.viewer == 1
 
     run(scenario)
 
@@ -132,16 +175,22 @@ def test_pass_screen_redrawn_when_a_bot_catches_behind_it() -> None:
 
     async def scenario() -> None:
         app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), SeatConfig("Cid", "medium"),
-                            bot_delay=1000.0, reaction_delay=1.0),
+                            **FROZEN),
                      game=Game.from_position(position))
         async with app.run_test(size=(80, 24)) as pilot:
             await take_keyboard(pilot, app)
             await pilot.press("home", "enter")  # R1, without UNO
             assert app.match is not None
-            game = app.match.game
-            assert game.catchable == [0] and game.turn == 1
+            match, game = app.match, app.match.game
+            await until(pilot, lambda: game.turn == 1)
+            assert game.catchable == [0]
             await shown(pilot, app, PassScreen)
-            assert "U: Ann says UNO" in screen_text(app)
+            await until(pilot, lambda: "U: Ann says UNO" in screen_text(app))
+            # Cid reacts now (its pace was frozen, so that a busy machine cannot let it
+            # catch Ann before the offer was seen)
+            match.config.reaction_delay = 0.0
+            app._stop_pace()
+            app.changed()
             await until(pilot, lambda: len(game.hand(0)) == 3, limit=1000)  # Cid caught Ann
             await pilot.pause()
             text = screen_text(app)

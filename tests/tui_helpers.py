@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from rich.console import Console
+from textual import events
 
 from unogame.engine import Game, Rules
 from unogame.tui.app import UnoApp
@@ -42,6 +43,29 @@ async def until(pilot: Any, condition: Callable[[], bool], limit: int = 500) -> 
             return
         await pilot.pause(0.001 if attempt < 300 else 0.02)
     raise AssertionError("the app never reached the expected state")
+
+
+def send_keys(app: UnoApp, *keys: str, at: float | None = None) -> None:
+    """Keys as a person faster than the app types them: queued at once, no waiting for
+    the app between them (``pilot.press`` waits after each); ``at``: when they were
+    pressed, on the clock of Textual's event times (default: now)."""
+    for key in keys:
+        event = events.Key(key, "\r" if key == "enter" else key if len(key) == 1 else None)
+        if at is not None:
+            event.time = at
+        event.set_sender(app)
+        app.post_message(event)
+
+
+async def quickly(condition: Callable[[], bool], seconds: float = 60.0) -> None:
+    """Wait for ``condition`` without waiting for the screen to settle (as ``until``
+    does), so that what follows comes as soon as a person could act."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("the app never reached the expected state")
+        await asyncio.sleep(0.001)
 
 
 def config(*seats: SeatConfig, seed: int = 1, **options: Any) -> MatchConfig:

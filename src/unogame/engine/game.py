@@ -73,7 +73,10 @@ from .state import (
     STACK_PENDING,
     Pending,
     check_copies,
+    color_name,
+    playable,
     read_cards,
+    top_code,
 )
 
 MIN_PLAYERS: Final = 2
@@ -364,12 +367,12 @@ class Game:
     @property
     def color(self) -> str | None:
         """The colour to match (``None`` while a first wild's colour is not chosen)."""
-        return COLORS[self.color_index] if self.color_index >= 0 else None
+        return color_name(self.color_index)
 
     @property
     def top_card(self) -> str | None:
         """The top card of the discard pile."""
-        return CARD_CODE[self.discard_cards[-1]] if self.discard_cards else None
+        return top_code(self.discard_cards)
 
     @property
     def draw_pile_size(self) -> int:
@@ -488,11 +491,7 @@ class Game:
 
     def is_playable(self, card: int) -> bool:
         """Whether a card matches the colour to match or the top card (R4.2, R5.5)."""
-        if card >= WILD:
-            return True
-        if CARD_COLOR[card] == self.color_index:
-            return True
-        return bool(self.discard_cards) and CARD_RANK[card] == CARD_RANK[self.discard_cards[-1]]
+        return playable(card, self.color_index, self.discard_cards)
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         """Every move ``seat`` may make now (default: the player to act).

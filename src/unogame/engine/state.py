@@ -16,7 +16,17 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from .cards import CARD_CODE, CARD_COPIES, NUM_CARDS, NotationError, card_from_code
+from .cards import (
+    CARD_CODE,
+    CARD_COLOR,
+    CARD_COPIES,
+    CARD_RANK,
+    COLORS,
+    NUM_CARDS,
+    WILD,
+    NotationError,
+    card_from_code,
+)
 from .errors import PositionError
 from .rules import Rules
 
@@ -121,6 +131,25 @@ class PlayableGame(Protocol):
     def explain_illegal(self, seat: int, move: Move) -> str: ...
     def start_events(self) -> list[Event]: ...
     def next_round(self) -> list[Event]: ...
+
+
+def color_name(color_index: int) -> str | None:
+    """The colour to match as its letter (``None`` while a first wild's colour is not
+    chosen, index -1): a game's ``color``."""
+    return COLORS[color_index] if color_index >= 0 else None
+
+
+def top_code(discard_cards: Sequence[int]) -> str | None:
+    """The top card of a discard pile (top card last) as its code: a game's ``top_card``."""
+    return CARD_CODE[discard_cards[-1]] if discard_cards else None
+
+
+def playable(card: int, color_index: int, discard_cards: Sequence[int]) -> bool:
+    """Whether ``card`` matches the colour to match or the top card (R4.2, R5.5): a game's
+    ``is_playable``, shared by the engine and the compiled core's exports."""
+    if card >= WILD or CARD_COLOR[card] == color_index:
+        return True
+    return bool(discard_cards) and CARD_RANK[card] == CARD_RANK[discard_cards[-1]]
 
 
 def read_cards(codes: object, what: str) -> list[int]:

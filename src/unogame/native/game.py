@@ -12,17 +12,14 @@ from typing import Any, Final
 from ..engine import Event, Game, IllegalMoveError, Move, Rules
 from ..engine.cards import (
     CARD_CODE,
-    CARD_COLOR,
     CARD_POINTS,
-    CARD_RANK,
     COLORS,
-    WILD,
     card_from_code,
 )
 from ..engine.explain import explain
 from ..engine.position import dump_position, dump_view
 from ..engine.rules import CUSTOM_RULES
-from ..engine.state import Pending
+from ..engine.state import Pending, color_name, playable, top_code
 from . import CORE, rules_tuple
 
 PENDING_KINDS: Final = (None, "challenge", "drawn", "color", "stack")
@@ -270,16 +267,14 @@ class _Export:
 
     @property
     def color(self) -> str | None:
-        return COLORS[self.color_index] if self.color_index >= 0 else None
+        return color_name(self.color_index)
 
     @property
     def top_card(self) -> str | None:
-        return CARD_CODE[self.discard_cards[-1]] if self.discard_cards else None
+        return top_code(self.discard_cards)
 
     def is_playable(self, card: int) -> bool:
-        if card >= WILD or CARD_COLOR[card] == self.color_index:
-            return True
-        return bool(self.discard_cards) and CARD_RANK[card] == CARD_RANK[self.discard_cards[-1]]
+        return playable(card, self.color_index, self.discard_cards)
 
 
 def _event(item: tuple[Any, ...], game: NativeGame) -> Event:

@@ -97,7 +97,9 @@ class UnoApp(App[None]):
                 and not isinstance(self.focused, Input)):
             latin = latin_character(event.character)
             if latin != event.character:
+                pressed = event.time  # the pass screen judges a key by when it was pressed
                 event = events.Key(latin_key_name(latin), latin)
+                event.time = pressed
         await super().on_event(event)
 
     # ------------------------------------------------------------------ the match

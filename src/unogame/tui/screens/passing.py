@@ -8,11 +8,9 @@ the table may see it, and is redrawn whenever the game moves behind it (a bot's 
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from rich.text import Text
+from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Center
 from textual.reactive import reactive
 from textual.widgets import Static
@@ -22,7 +20,8 @@ from ...engine.moves import UNO
 from .base import UnoScreen
 
 ARMING_SECONDS = 0.5
-"""Keys pressed sooner after the screen appears are ignored."""
+"""Keys pressed sooner after the screen appears are ignored (by when they were pressed,
+not when they are handled: a busy machine may handle a double tap late)."""
 SINCE_LINES = 8
 """The most recent events shown from the arriving person's absence."""
 UNO_MOVE = Move.make(UNO)
@@ -32,23 +31,40 @@ class PassScreen(UnoScreen[None]):
     """"Pass the keyboard to NAME": P when NAME is ready; U lets the previous person
     still say UNO (R6.2)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "ready", show=False),
-                                             Binding("u", "uno", show=False)]
     armed: reactive[bool] = reactive(False)
-    """Whether keys count yet (half a second after the screen appeared)."""
+    """Whether keys pressed now count (half a second after the screen appeared)."""
 
     def __init__(self, seat: int, previous: int | None = None) -> None:
         super().__init__()
         self.seat = seat
         self.previous = previous
         """The person who just gave up the keyboard: they may still say UNO (R6.2)."""
+        self.shown_at: float | None = None
+        """When the screen appeared, on the clock of the keys' own times."""
 
     def content(self) -> ComposeResult:
         with Center(id="pass-box"):
             yield Static(id="pass")
 
-    def on_mount(self) -> None:
+    @on(events.Mount)
+    def _appeared(self, event: events.Mount) -> None:
+        self.shown_at = event.time
         self.set_timer(ARMING_SECONDS, self._arm)
+
+    def counts(self, key: events.Key) -> bool:
+        """Whether ``key`` was pressed at least :data:`ARMING_SECONDS` after the screen
+        appeared."""
+        return self.shown_at is not None and key.time - self.shown_at >= ARMING_SECONDS
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("p", "u"):
+            event.stop()
+            if not self.counts(event):
+                return
+            if event.key == "p":
+                self.action_ready()
+            else:
+                self.action_uno()
 
     def _arm(self) -> None:
         self.armed = True
@@ -84,10 +100,9 @@ class PassScreen(UnoScreen[None]):
         self.query_one("#pass", Static).update(text)
 
     def action_uno(self) -> None:
-        if self.armed and self.previous is not None and self.previous_may_say_uno():
+        if self.previous is not None and self.previous_may_say_uno():
             self.uno.human_move(UNO_MOVE, self.previous)
 
     def action_ready(self) -> None:
-        if self.armed:
-            self.uno.take_keyboard(self.seat)
+        self.uno.take_keyboard(self.seat)
 

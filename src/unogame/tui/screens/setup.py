@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -75,6 +76,20 @@ class RuleToggle(Widget, can_focus=True):
         self.action_flip()
 
 
+class StartButton(Button):
+    """A button that counts every press. Textual's Button drops a press that comes while
+    its 0.2 s "pressed" flash is on, so Start pressed again at once after a refusal (the
+    rule named, Enter again) did nothing and the form kept its old error."""
+
+    def action_press(self) -> None:
+        self.press()
+
+    async def _on_click(self, event: events.Click) -> None:
+        event.stop()
+        event.prevent_default()  # Button's own handler would drop it during the flash
+        self.press()
+
+
 class SetupScreen(UnoScreen[None]):
     """Choose the match; Enter or Ctrl+S starts it (the app hears :class:`Start`)."""
 
@@ -91,6 +106,8 @@ class SetupScreen(UnoScreen[None]):
         self.last = last
         """The previous match, whose choices the form starts from."""
         self.error: SetupError | None = None
+        self.started = False
+        """Start was accepted: the match is on its way (every press counts, only once)."""
         self._shown_lang = ""
 
     def content(self) -> ComposeResult:
@@ -140,7 +157,7 @@ class SetupScreen(UnoScreen[None]):
             with Horizontal(classes="row"):
                 yield Label(id="l-seed", classes="field")
                 yield Input("", type="integer", id="seed", compact=True)
-            yield Button(t("tui.setup.start"), id="start", variant="primary", compact=True)
+            yield StartButton(t("tui.setup.start"), id="start", variant="primary", compact=True)
             yield Static("", id="setup-error")
         yield Static(id="setup-hint")
 
@@ -308,6 +325,8 @@ class SetupScreen(UnoScreen[None]):
         self.action_start()
 
     def action_start(self) -> None:
+        if self.started:  # a double tap on Start: the match has been asked for already
+            return
         try:
             config = self.config()
         except SetupError as error:
@@ -316,6 +335,7 @@ class SetupScreen(UnoScreen[None]):
             return
         self.error = None
         self._show_error()
+        self.started = True
         self.post_message(self.Start(config))
 
 
