@@ -295,7 +295,7 @@ class Game(MoveGeneration):
         return other
 
 
-    # ----------------------------------------------------------------- applying moves
+    # ----------------------------------------------------------------- moves and the record
 
     def push(self, seat: int, move: Move | str) -> list[Event]:
         """Apply ``seat``'s move if it is legal and return the events it caused.
