@@ -227,7 +227,6 @@ class Game(MoveGeneration):
         game._round_start = game._origin = game._snapshot()
         return game
 
-
     # ----------------------------------------------------------------- copies
 
     def copy(self) -> Game:
@@ -293,7 +292,6 @@ class Game(MoveGeneration):
         other = self._clone(False)
         other._restore(snap)
         return other
-
 
     # ----------------------------------------------------------------- moves and the record
 

@@ -119,7 +119,7 @@ class RoundMechanics(GameFields):
     def _shuffle(self, cards: list[int]) -> None:
         shuffle_with(self._next_rng(), cards)
 
-    # ----------------------------------------------------------------- rounds
+    # ----------------------------------------------------------------- the deal
 
     def _deal(self, deck: list[int]) -> None:
         """Deal ``deck`` (top first) from the dealer's left, turn the first card (R2, R5.x)."""
