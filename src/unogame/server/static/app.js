@@ -6,6 +6,8 @@ import { PRESETS, SWITCHES, presetOf } from "./presets.js";
 import { muted, play as playSound, setMuted, soundFor } from "./sound.js";
 import { PATTERN_DEFS, backSVG as backMarkup, cardSVG as cardMarkup, colorBadge as badgeMarkup, splitCode } from "./cards.js";
 import { builderAction, builderInput, builderView, chosenRule, describeRule, refreshExplanation, refusalText } from "./custom_rule.js";
+import { cardClasses, helperAction, helperOn, helperToggle, hintButton, hintLine, initHelper, onHint, refusalKey, simpleParams } from "./helper.js";
+import { initReplay, onReplay, replayAction, replayButton, replayDialog, replayFailed, replayOpen } from "./replay.js";
 
 const COLORS = ["R", "Y", "G", "B"];
 const BOT_MARK = "🤖 ";
@@ -212,6 +214,12 @@ function onMessage(message) {
     case "emote":
       showEmote(message);
       return;
+    case "hint":
+      onHint(message);
+      break;
+    case "replay":
+      onReplay(message);
+      break;
     case "removed":
       localStorage.removeItem(tokenKey(S.code));
       toast(t("web.toast.removed"));
@@ -346,6 +354,7 @@ function onError(message) {
     return;
   }
   if (message.code === "stale") { toast(t("web.error.stale")); return; }
+  if (message.code === "no_replay" || message.code === "replay_limited") replayFailed();
   if (message.refusal) { toast(moveRefusalText(message.refusal)); return; }
   const known = S.strings[`web.error.${message.code}`];
   if (message.code === "bad_rule") {  // the Wild Customizable rule: why, in the reader's language
@@ -368,10 +377,10 @@ function refusalParam(name, value) {
 }
 
 function moveRefusalText(reason) {
-  const key = `web.why.${reason.code}`;
+  const key = refusalKey(reason.code);  // simple words when the helper is on
   if (!(key in S.strings)) return reason.text;
-  const params = Object.fromEntries(Object.entries(reason.params ?? {}).map(([k, v]) => [k, refusalParam(k, v)]));
-  return reason.rule ? `${t(key, params)} (${reason.rule})` : t(key, params);
+  const params = simpleParams(reason, Object.fromEntries(Object.entries(reason.params ?? {}).map(([k, v]) => [k, refusalParam(k, v)])));
+  return reason.rule && !helperOn() ? `${t(key, params)} (${reason.rule})` : t(key, params);
 }
 
 function whyNot(card) {
@@ -638,7 +647,7 @@ function lobbyScreen() {
     </section>
     <section class="panel">
       <h2>${t("web.players", { count: info.seats.length, capacity: info.capacity })}</h2>
-      <ul class="seats">${seats}${empty}</ul>
+      <ul class="seats">${seats}${empty}</ul>${helperToggle()}
       ${info.spectators ? html`<p class="muted">${t("web.spectators", { count: info.spectators })}</p>` : ""}
       ${rules.length ? html`<p class="muted">${t("web.house_rules")}: ${rules.map(([k, v]) => ruleText(k, v)).join(" · ")}</p>` : ""}
       <p class="muted">${info.fill ? t("web.lobby_fill", { level: t(`common.level.${info.fill}`) }) : t("web.lobby_no_fill")}
@@ -746,6 +755,7 @@ function gameScreen() {
   else if (me !== null && view.pending?.kind === "challenge" && myTurn()) overlay = challengeDialog(view, legal);
   else if (game.status === "match_over" || (game.status === "round_over" && !pressedNext())) overlay = roundDialog();
   else if (S.showScores) overlay = scoresDialog();
+  if (replayOpen()) overlay = replayDialog();
   if (S.confirmLeave) overlay = leaveDialog();
   const waiting = game.status === "round_over" && pressedNext() ? html`<p class="status waiting-next">${t("web.waiting_others",
     { ready: game.ready.length, total: waitingFor() })} ${nextRoundCountdown()}</p>` : "";
@@ -753,9 +763,9 @@ function gameScreen() {
   const rulesLine = houseRules.length ? html`<button class="ghost small rules-line" data-action="rules">${t("web.house_rules")}: ${houseRules.map(([name]) => name).join(" · ")}</button>` : "";
   return html`<main class="game seats-${n > 6 ? "many" : "few"}">
     <ol class="opponents dir-${dir === 1 ? "cw" : "ccw"}" aria-label="${t("web.play_order")}">${opponents}</ol>
-    ${table}${waiting || status}${announceBanner()}
+    ${table}${waiting || status}${announceBanner()}${hintLine()}
     <div class="dock">${handSection}${actions}</div>
-    <nav class="game-nav">${rulesLine}
+    <nav class="game-nav">${rulesLine}${helperToggle()}
       <button class="ghost" data-action="scores" data-focus="scores">${t("web.scoreboard")}</button>
       <button class="ghost" data-action="log" data-focus="log" aria-expanded="${String(S.showLog)}">${t("web.log")}</button>
       ${S.seat !== null ? html`<button class="ghost" data-action="emotes" aria-expanded="${String(Boolean(S.showEmotes))}">${t("web.react")}</button>` : ""}
@@ -804,7 +814,7 @@ function handView(view, legal, me) {
     const isNew = (fresh.get(code) ?? 0) > 0;
     if (isNew) fresh.set(code, fresh.get(code) - 1);
     const tip = code === "WC" ? customRuleText() : null;
-    return html`<li><button class="card ${playable ? "playable" : deciding ? "dim" : ""} ${isNew ? "new" : ""}"
+    return html`<li><button class="card ${playable ? "playable" : deciding ? "dim" : ""} ${isNew ? "new" : ""} ${cardClasses(code, playable)}"
       data-card="${code}" data-focus="card-${index}" aria-label="${(label)}" ${playable ? "" : raw('aria-disabled="true"')}
       ${tip ? html`title="${tip}"` : ""}>
       ${cardSVG(code)}</button></li>`;
@@ -856,6 +866,7 @@ function actionBar(view, legal) {
     buttons.push(html`<button data-action="reopen-challenge">${t("common.move.challenge")} / ${t("common.move.accept")}</button>`);
   }
   if (S.unoArmed) buttons.push(html`<span class="hint">${t("web.uno_armed")}</span>`);
+  buttons.push(hintButton(legal));
   return html`<div class="actions">${buttons}</div>`;
 }
 
@@ -958,7 +969,8 @@ function roundDialog() {
     const gained = event.points.reduce((a, b) => a + b, 0);
     body.push(html`<p>${t("web.round_winner", { name: seatName(event.winner), points: gained })}</p>
       <table class="round-table"><thead><tr><th>${t("web.player")}</th><th>${t("web.cards_left")}</th>
-      <th>${t("web.hand_points")}</th><th>${t("web.total")}</th></tr></thead><tbody>${rows}</tbody></table>`);
+      <th>${t("web.hand_points")}</th><th>${t("web.total")}</th></tr></thead><tbody>${rows}</tbody></table>
+      ${replayButton(S.roomInfo?.game_no, game.results.length)}`);
   }
   if (over) {
     body.push(html`<p class="match-winner celebrate">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>${scoreTable()}${pastMatches()}`);
@@ -983,7 +995,7 @@ function scoreTable() {
   const results = S.game?.results ?? [];
   const n = S.game.view.players;
   const head = Array.from({ length: n }, (_, seat) => html`<th scope="col">${(seatName(seat))}</th>`);
-  const rows = results.map((result, index) => html`<tr><th scope="row">${t("web.round_n", { number: index + 1 })}</th>
+  const rows = results.map((result, index) => html`<tr><th scope="row">${t("web.round_n", { number: index + 1 })}${replayButton(S.roomInfo?.game_no, index + 1)}</th>
     ${result.scores.map((score, seat) => html`<td class="num ${seat === result.winner ? "winner" : ""}">${score}</td>`)}</tr>`);
   return html`<div class="table-scroll"><table class="score-table"><thead><tr><th></th>${head}</tr></thead><tbody>${rows.length ? rows :
     html`<tr><td colspan="${n + 1}">${t("web.no_rounds")}</td></tr>`}</tbody></table></div>
@@ -1001,7 +1013,7 @@ function pastMatches() {
   const blocks = [...matches].reverse().map((match, index) => {
     const names = match.names ?? [];
     const head = names.map((name, seat) => html`<th scope="col">${displayName({ ...(S.roomInfo.seats[seat] ?? {}), name })}</th>`);
-    const rows = match.results.map((result, round) => html`<tr><th scope="row">${t("web.round_n", { number: round + 1 })}</th>
+    const rows = match.results.map((result, round) => html`<tr><th scope="row">${t("web.round_n", { number: round + 1 })}${replayButton(match.game_no, round + 1)}</th>
       ${result.scores.map((score, seat) => html`<td class="num ${seat === result.winner ? "winner" : ""}">${score}</td>`)}</tr>`);
     const winner = match.winner === null || match.winner === undefined ? "" : names[match.winner] ?? "";
     return html`<details class="past-match" ${index === 0 ? "open" : ""}><summary>${t("web.past_match", { number: matches.length - index })}
@@ -1215,6 +1227,7 @@ app.addEventListener("click", (event) => {
   const action = target.dataset.action;
   if (!action) return;
   if (S.meta && builderAction(target, S.meta.custom_composer)) { render(); return; }
+  if (helperAction(action) || replayAction(target)) { render(); return; }
   if (action === "home") { event.preventDefault(); leaveRoom(); return; }
   const game = S.game;
   switch (action) {
@@ -1276,7 +1289,8 @@ document.addEventListener("keydown", (event) => {
   }
   if (event.target.matches("input, select, textarea")) return;
   if (event.key === "Escape") {
-    if (S.showRules) S.showRules = false;
+    if (replayOpen()) replayAction({ dataset: { action: "replay-close" } });
+    else if (S.showRules) S.showRules = false;
     else if (S.confirmLeave) S.confirmLeave = false;
     else if (S.dialog) S.dialog = null;
     else if (S.showScores) S.showScores = false;
@@ -1310,6 +1324,8 @@ async function keepAwake() {
 setInterval(keepAwake, 3000);
 
 async function main() {
+  initHelper({ S, t, html, send, cardName, seatName, toast });
+  initReplay({ S, t, html, send, cardSVG, colorBadge, cardName, seatName, logLine, render });
   await loadLanguage(pickLanguage());
   S.meta = await (await fetch("/api/meta")).json();
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{4,8})$/);
