@@ -111,7 +111,6 @@ def test_a_hint_is_a_legal_move_of_ones_own_and_is_rate_limited() -> None:
         off = await host.request({"type": "hint"}, "error")
         assert off["code"] == "helper_off"
         await host.request({"type": "helper", "on": True}, "room")
-        await asyncio.sleep(3.1)  # the refused hint counted against the allowance
         answer = await host.request({"type": "hint"}, ("hint", "error"))
         assert set(answer) == {"type", "version", "move"}, answer
         state = host.game()
@@ -305,7 +304,6 @@ def test_a_finished_round_replays_only_what_the_seat_saw() -> None:
         assert refused["code"] == "no_replay"  # the round is still being played
         over = await autoplay(host, seed=2, until=lambda m: m["status"] != "playing",
                               timeout=90)
-        await asyncio.sleep(2.1)  # the refused replay counted against the allowance
         answer = await host.request({"type": "replay", "game_no": 1, "round": 1},
                                     ("replay", "error"), timeout=30)
         assert answer["type"] == "replay", answer

@@ -343,16 +343,11 @@ class Server:
         await self._room(conn).set_helper(conn.seat, message.get("on"))
 
     async def on_hint(self, conn: Connection, message: dict[str, Any]) -> None:
-        room = self._room(conn)
-        if not conn.hints.take(time.monotonic()):
-            raise RoomError("hint_limited", "one hint every three seconds")
-        conn.send(await hint(room, conn.seat))
+        conn.send(await hint(self._room(conn), conn.seat, conn.hints))
 
     async def on_replay(self, conn: Connection, message: dict[str, Any]) -> None:
-        room = self._room(conn)
-        if not conn.replays.take(time.monotonic()):
-            raise RoomError("replay_limited", "one replay every two seconds")
-        conn.send(await replay(room, conn.seat, message.get("game_no"), message.get("round")))
+        conn.send(await replay(self._room(conn), conn.seat, message.get("game_no"),
+                               message.get("round"), conn.replays))
 
     def on_ping(self, conn: Connection, message: dict[str, Any]) -> None:
         conn.send({"type": "pong"})
