@@ -3,16 +3,18 @@
 // cannot be played says why in simple words, and a hint button asks the server's helper
 // bot for a move (it sees only this seat's view and events, like every bot).
 
-let ctx = null; // { S, t, html, send, cardName, seatName, toast }
+import { send } from "./connection.js";
+import { html } from "./html.js";
+import { cardName, has, t } from "./i18n.js";
+import { S, seatName } from "./state.js";
+import { toast } from "./toast.js";
 
-export function initHelper(context) { ctx = context; }
-
-export function helperOn() { return Boolean(ctx.S.roomInfo?.helper); }
+export function helperOn() { return Boolean(S.roomInfo?.helper); }
 
 // The hint for the position on screen (a newer position makes it old).
 function currentHint() {
-  const hint = ctx.S.hint;
-  return hint && hint.version === ctx.S.game?.version ? hint : null;
+  const hint = S.hint;
+  return hint && hint.version === S.game?.version ? hint : null;
 }
 
 // The classes of a card in the hand: "glow" when it can be played, "hinted" when the hint
@@ -29,7 +31,7 @@ export function cardClasses(code, playable) {
 // The key of a refusal's text: the simple-words register when the helper is on.
 export function refusalKey(code) {
   const simple = `web.why_simple.${code}`;
-  return helperOn() && simple in ctx.S.strings ? simple : `web.why.${code}`;
+  return helperOn() && has(simple) ? simple : `web.why.${code}`;
 }
 
 // What the simple words name besides the detailed ones: {rank}, the top card's number or
@@ -37,13 +39,12 @@ export function refusalKey(code) {
 export function simpleParams(reason, params) {
   const top = reason.params?.top;
   if (!top) return params;
-  const rank = top.startsWith("W") ? ctx.cardName(top) : top.slice(1);
-  const named = /^[0-9]$/.test(rank) ? rank : ctx.t(`web.rank.${rank}`);
+  const rank = top.startsWith("W") ? cardName(top) : top.slice(1);
+  const named = top.startsWith("W") || /^[0-9]$/.test(rank) ? rank : t(`web.rank.${rank}`);
   return { ...params, rank: named };
 }
 
 export function helperToggle() {
-  const { html, t, S } = ctx;
   if (S.seat === null || S.seat === undefined) return "";
   const on = helperOn();
   return html`<button class="ghost small helper-toggle ${on ? "on" : ""}" data-action="helper" aria-pressed="${String(on)}"
@@ -51,20 +52,17 @@ export function helperToggle() {
 }
 
 export function hintButton(legal) {
-  const { html, t } = ctx;
   if (!helperOn() || !legal.length) return "";
   return html`<button class="hint-btn" data-action="hint" data-testid="hint">${t("web.helper.hint")}</button>`;
 }
 
 export function hintLine() {
-  const { html } = ctx;
   const hint = currentHint();
   if (!helperOn() || !hint) return "";
   return html`<p class="hint-line" role="status" data-testid="hint-line">★ ${hintText(hint.move)}</p>`;
 }
 
 export function hintText(move) {
-  const { t, cardName, seatName } = ctx;
   if (!move) return t("web.hint.none");
   const [kind, first] = move.split(" ");
   switch (kind) {
@@ -78,13 +76,12 @@ export function hintText(move) {
 
 // A click on one of the helper's buttons; true when it was one.
 export function helperAction(action) {
-  const { S, send } = ctx;
   if (action === "helper") { send({ type: "helper", on: !helperOn() }); return true; }
   if (action === "hint") { send({ type: "hint" }); return true; }
   return false;
 }
 
 export function onHint(message) {
-  ctx.S.hint = { version: message.version, move: message.move };
-  ctx.toast(hintText(message.move));
+  S.hint = { version: message.version, move: message.move };
+  toast(hintText(message.move));
 }

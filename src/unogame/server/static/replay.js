@@ -2,32 +2,37 @@
 // it from the stored moves and sends only what this seat saw: its own hand, the other
 // hands as counts, the events as they reached this seat.
 
-let ctx = null; // { S, t, html, send, cardSVG, colorBadge, cardName, seatName, logLine, render }
+import { cardSVG as cardMarkup, colorBadge as badgeMarkup } from "./cards.js";
+import { send } from "./connection.js";
+import { logLine } from "./events.js";
+import { html, raw } from "./html.js";
+import { cardName, t } from "./i18n.js";
+import { S, changed, seatName } from "./state.js";
+
+const cardSVG = (code) => raw(cardMarkup(code));
+const colorBadge = (color, size) => raw(badgeMarkup(color, size));
 let timer = null;
 const STEP_MS = 1200;
 
-export function initReplay(context) { ctx = context; }
-
 export function replayButton(gameNo, round) {
-  const { html, t, S } = ctx;
   if (S.seat === null || S.seat === undefined || !gameNo) return "";
   return html`<button class="ghost small replay-open" data-action="replay" data-game="${gameNo}" data-round="${round}"
     aria-label="${t("web.replay.open_round", { number: round })}">▶ ${t("web.replay.open")}</button>`;
 }
 
 export function openReplay(gameNo, round) {
-  ctx.S.replay = { loading: true, gameNo, round, steps: [], index: 0 };
-  ctx.send({ type: "replay", game_no: gameNo, round });
+  S.replay = { loading: true, gameNo, round, steps: [], index: 0 };
+  send({ type: "replay", game_no: gameNo, round });
 }
 
 export function onReplay(message) {
   stop();
-  ctx.S.replay = { loading: false, gameNo: message.game_no, round: message.round, seat: message.seat,
+  S.replay = { loading: false, gameNo: message.game_no, round: message.round, seat: message.seat,
     steps: message.steps, index: 0 };
 }
 
 export function replayFailed() {
-  if (ctx.S.replay?.loading) ctx.S.replay = null;
+  if (S.replay?.loading) S.replay = null;
 }
 
 function stop() {
@@ -36,7 +41,7 @@ function stop() {
 }
 
 function go(delta) {
-  const replay = ctx.S.replay;
+  const replay = S.replay;
   if (!replay || !replay.steps.length) return;
   replay.index = Math.max(0, Math.min(replay.steps.length - 1, replay.index + delta));
   if (replay.index === replay.steps.length - 1) stop();
@@ -49,21 +54,20 @@ export function replayAction(target) {
     case "replay": openReplay(Number(target.dataset.game), Number(target.dataset.round)); return true;
     case "replay-back": stop(); go(-1); return true;
     case "replay-next": stop(); go(1); return true;
-    case "replay-first": stop(); if (ctx.S.replay) ctx.S.replay.index = 0; return true;
+    case "replay-first": stop(); if (S.replay) S.replay.index = 0; return true;
     case "replay-play":
       if (timer !== null) { stop(); return true; }
-      if (ctx.S.replay && ctx.S.replay.index >= ctx.S.replay.steps.length - 1) ctx.S.replay.index = 0;
-      timer = setInterval(() => { go(1); ctx.render(); }, STEP_MS);
+      if (S.replay && S.replay.index >= S.replay.steps.length - 1) S.replay.index = 0;
+      timer = setInterval(() => { go(1); changed(); }, STEP_MS);
       return true;
-    case "replay-close": stop(); ctx.S.replay = null; return true;
+    case "replay-close": stop(); S.replay = null; return true;
     default: return false;
   }
 }
 
-export function replayOpen() { return Boolean(ctx.S.replay); }
+export function replayOpen() { return Boolean(S.replay); }
 
 export function replayDialog() {
-  const { html, t, S, cardSVG, colorBadge, cardName, seatName, logLine } = ctx;
   const replay = S.replay;
   const title = t("web.replay.title", { number: replay.round });
   if (replay.loading) {
@@ -101,7 +105,6 @@ export function replayDialog() {
 }
 
 function shell(title, body) {
-  const { html, t } = ctx;
   return html`<div class="overlay"><div class="dialog replay-dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title" data-testid="replay">
     <h2 id="dialog-title">${title}</h2>${body}
     <button class="ghost close" data-action="replay-close">${t("web.close")}</button></div></div>`;
