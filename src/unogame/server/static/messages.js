@@ -1,11 +1,13 @@
 // The server's messages reduced into the store, with their effects (sounds, lines).
 
 import { flushQueuedMove } from "./connection.js";
+import { onHint } from "./helper.js";
 import { refusalText } from "./custom_rule.js";
 import { announce } from "./events.js";
 import { has, t } from "./i18n.js";
 import { play as playSound, soundFor } from "./sound.js";
 import { S, changed, seatName, tokenKey } from "./state.js";
+import { onReplay, replayFailed } from "./replay.js";
 import { toast } from "./toast.js";
 import { moveRefusalText } from "./words.js";
 
@@ -56,6 +58,12 @@ export function onMessage(message) {
       toast(`${seatName(message.seat)}: ${t(`web.emote.${message.emote}`)}`);
       S.bubbles.set(message.seat, t(`web.emote.${message.emote}`));
       setTimeout(() => { S.bubbles.delete(message.seat); changed(); }, 3000);
+      break;
+    case "hint":
+      onHint(message);
+      break;
+    case "replay":
+      onReplay(message);
       break;
     case "removed":
       localStorage.removeItem(tokenKey(S.code));
@@ -119,6 +127,7 @@ function onError(message) {
     return;
   }
   if (message.code === "stale") { toast(t("web.error.stale")); return; }
+  if (message.code === "no_replay" || message.code === "replay_limited") replayFailed();
   if (message.refusal) { toast(moveRefusalText(message.refusal)); return; }
   if (message.code === "bad_rule") {  // the Wild Customizable rule: why, in the reader's language
     S.homeError = refusalText(message.reason, message.fields ?? {}, t);
