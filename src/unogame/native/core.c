@@ -276,18 +276,37 @@ static int choose_dealer(int players, py_random *rng) {
     }
 }
 
-int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed, uno_log *log) {
+int uno_new_seeded(uno_state *s, int players, const uno_rules *rules, int64_t seed,
+                   py_random *rng, uno_log *log) {
     uno_init(s, players, rules, seed);
     if (players * rules->hand_size + 1 > 112) {
         return -1;
     }
-    py_random rng;
-    next_rng(s, &rng);
-    s->dealer = (int8_t)choose_dealer(players, &rng);
+    s->shuffles = 1; /* rng is the first generator, "seed/0" */
+    s->dealer = (int8_t)choose_dealer(players, rng);
     uint8_t deck[MAX_CARDS];
     int count = full_deck(deck);
-    shuffle_with(&rng, deck, count);
+    shuffle_with(rng, deck, count);
     return deal(s, deck, count, log);
+}
+
+int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed, uno_log *log) {
+    py_random rng;
+    uno_first_rngs(seed, 1, &rng);
+    return uno_new_seeded(s, players, rules, seed, &rng, log);
+}
+
+void uno_first_rngs(int64_t first_seed, int count, py_random *rngs) {
+    char texts[PY_RANDOM_LANES][32];
+    const char *starts[PY_RANDOM_LANES];
+    size_t lengths[PY_RANDOM_LANES];
+    for (int lane = 0; lane < count; lane++) {
+        int length = snprintf(texts[lane], sizeof texts[lane], "%lld/0",
+                              (long long)first_seed + lane);
+        starts[lane] = texts[lane];
+        lengths[lane] = (size_t)length;
+    }
+    py_random_seed_texts(rngs, starts, lengths, count);
 }
 
 int uno_next_round(uno_state *s, uno_log *log) {
@@ -450,6 +469,36 @@ static int hand_set(const uno_state *s, int seat, uint8_t *out) {
             seen &= seen - 1;
         }
         return n;
+    }
+    if (n >= 5) { /* no two cards share a home slot: every card sits at card & 31 */
+        uint32_t low = (uint32_t)seen, high = (uint32_t)(seen >> 32);
+        if (!(low & high)) {
+            uint32_t slots = low | high;
+            int k = 0;
+            while (slots) {
+                int slot = __builtin_ctz(slots);
+                out[k++] = (uint8_t)(low >> slot & 1 ? slot : slot + 32);
+                slots &= slots - 1;
+            }
+            return k;
+        }
+    } else {
+        uint32_t homes = 0; /* the same in the table of 8 slots */
+        for (int i = 0; i < n; i++) {
+            homes |= 1u << (distinct[i] & 7);
+        }
+        if (__builtin_popcount(homes) == n) {
+            int8_t by_home[8];
+            for (int i = 0; i < n; i++) {
+                by_home[distinct[i] & 7] = (int8_t)distinct[i];
+            }
+            int k = 0;
+            while (homes) {
+                out[k++] = (uint8_t)by_home[__builtin_ctz(homes)];
+                homes &= homes - 1;
+            }
+            return k;
+        }
     }
     int8_t small[8], table[32];
     uint32_t small_used = 0, used = 0;

@@ -638,16 +638,24 @@ static PyObject *random_rounds(PyObject *module, PyObject *args) {
     if (state == NULL) {
         return PyErr_NoMemory();
     }
-    py_random *rng = PyMem_RawMalloc(sizeof *rng);
+    /* the policy's generator, then the deals' first generators, seeded a batch at a time */
+    py_random *rng = PyMem_RawMalloc(sizeof *rng * (1 + PY_RANDOM_LANES));
     if (rng == NULL) {
         PyMem_RawFree(state);
         return PyErr_NoMemory();
     }
+    py_random *deal_rngs = rng + 1;
     Py_BEGIN_ALLOW_THREADS
     py_random_seed_u64(rng, first_seed);
     for (long i = 0; i < count && !failed; i++) {
         unsigned long long seed = first_seed + (unsigned long long)i;
-        if (uno_new(state, players, &rules, (int64_t)seed, NULL) < 0) {
+        int lane = (int)(i % PY_RANDOM_LANES);
+        if (lane == 0) {
+            long left = count - i;
+            uno_first_rngs((int64_t)seed, left < PY_RANDOM_LANES ? (int)left : PY_RANDOM_LANES,
+                           deal_rngs);
+        }
+        if (uno_new_seeded(state, players, &rules, (int64_t)seed, deal_rngs + lane, NULL) < 0) {
             failed = 1;
             break;
         }
