@@ -487,6 +487,62 @@ class HardBot(MediumBot):
         the best mean reward, unless ``prior`` (the ``medium`` choice) scores within
         ``prior_margin`` of it.
         """
+        simulator = _simulator(template.rules)
+        deadline = (time.perf_counter() + self.time_limit) if self.time_limit else None
+        budget = self.budget if self.budget is not None else (
+            NATIVE_BUDGET if simulator is _NativeSimulator else ENGINE_BUDGET)
+        option_codes = [move.code for move in options]
+        outcome = None
+        if simulator is _NativeSimulator:
+            outcome = self._core_search(view, template, option_codes, budget, deadline)
+        if outcome is None:
+            outcome = self._python_search(view, template, option_codes, budget, deadline)
+        done, visits, rewards = outcome
+        self.last_iterations = done
+        means = {move: reward / count
+                 for move, count, reward in zip(options, visits, rewards, strict=True) if count}
+        best = max(means, key=means.__getitem__)
+        if prior is not None:
+            if prior.kind == PLAY and not prior.uno and Move.from_code(
+                    prior.code | _UNO_BIT) in means:
+                prior = Move.from_code(prior.code | _UNO_BIT)
+            if prior in means and means[prior] >= means[best] - self.prior_margin:
+                return prior
+        return best
+
+    def _core_search(self, view: dict[str, Any], template: Game, option_codes: list[int],
+                     budget: int, deadline: float | None
+                     ) -> tuple[int, list[int], list[float]] | None:
+        """:meth:`_python_search` in the compiled core, whole (determinizations, tree,
+        rollouts), the same generator calls: the same result; ``None`` for a hand-written
+        position the core refuses."""
+        tracker = self.tracker
+        seat = tracker.seat
+        hands = view["hands"]
+        sizes = [len(hand) if isinstance(hand, list) else hand for hand in hands]
+        pending = _sampled_pending(view, {other: [] for other in range(len(hands))})
+        version, words, gauss = self.rng.getstate()
+        try:
+            base = native_game.SampleTemplate(template).sample(0, {}, [], pending)
+            done, visits, rewards, words = native_game.search(
+                base, seat, option_codes, list(tracker.unseen(view)), sizes,
+                [list(known) for known in tracker.known],
+                [[-1 if limit is None else limit for limit in limits]
+                 for limits in tracker.allowance],
+                list(tracker.named), view["draw_pile"], pending is not None,
+                self.exploration, self.cutoff_sharpness, self.rollout_plies, self.widening,
+                budget, self.iterations if self.iterations is not None else 1 << 30,
+                deadline or 0.0, words)
+        except ValueError:
+            return None
+        self.rng.setstate((version, words, gauss))
+        return done, visits, rewards
+
+    def _python_search(self, view: dict[str, Any], template: Game, option_codes: list[int],
+                       budget: int, deadline: float | None
+                       ) -> tuple[int, list[int], list[float]]:
+        """The search loop in Python (the reference of the core's): iterations done, and
+        visits and summed rewards by root move."""
         rng = self.rng
         seat = self.tracker.seat
         pool = self.tracker.unseen(view)
@@ -495,19 +551,16 @@ class HardBot(MediumBot):
                            if simulator is _NativeSimulator else None)
         root = _Node(None, -1)
         root_children = []
-        option_codes = [move.code for move in options]
         for code in option_codes:
             child = _Node(root, seat)
             root.children[code << 4 | seat] = child
             root_children.append(child)
-        deadline = (time.perf_counter() + self.time_limit) if self.time_limit else None
         exploration = self.exploration
         sharpness = self.cutoff_sharpness
         plies = self.rollout_plies
         widening = self.widening
         done = 0
-        steps_left = self.budget if self.budget is not None else (
-            NATIVE_BUDGET if simulator is _NativeSimulator else ENGINE_BUDGET)
+        steps_left = budget
         iterations = self.iterations if self.iterations is not None else 1 << 30
         while done < iterations and steps_left > 0:
             world = None
@@ -578,17 +631,8 @@ class HardBot(MediumBot):
                 root.visits += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        self.last_iterations = done
-        means = {move: child.reward / child.visits
-                 for move, child in zip(options, root_children, strict=True) if child.visits}
-        best = max(means, key=means.__getitem__)
-        if prior is not None:
-            if prior.kind == PLAY and not prior.uno and Move.from_code(
-                    prior.code | _UNO_BIT) in means:
-                prior = Move.from_code(prior.code | _UNO_BIT)
-            if prior in means and means[prior] >= means[best] - self.prior_margin:
-                return prior
-        return best
+        return (done, [child.visits for child in root_children],
+                [child.reward for child in root_children])
 
 
 BOT_LEVELS["hard"] = HardBot

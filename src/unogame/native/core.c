@@ -76,7 +76,7 @@ static void next_rng(uno_state *s, py_random *rng) {
 /* Sort by random keys, as list.sort(key=...) does: stable, keys drawn in list order.
  * A key times 2**53 is an exact integer; packed with the card's index it makes distinct
  * 60-bit words, sorted by buckets on the top bits and then insertion. */
-static void shuffle_with(py_random *rng, uint8_t *cards, int count) {
+void uno_shuffle(py_random *rng, uint8_t *cards, int count) {
     uint64_t words[MAX_CARDS], sorted[MAX_CARDS];
     int starts[257] = {0};
     for (int i = 0; i < count; i++) {
@@ -208,7 +208,7 @@ static int deal(uno_state *s, const uint8_t *deck, int count, uno_log *log) {
         s->draw[s->draw_len++] = (uint8_t)first;
         py_random rng;
         next_rng(s, &rng);
-        shuffle_with(&rng, s->draw, s->draw_len);
+        uno_shuffle(&rng, s->draw, s->draw_len);
         first = s->draw[--s->draw_len];
     }
     s->discard[s->discard_len++] = (uint8_t)first;
@@ -286,7 +286,7 @@ int uno_new_seeded(uno_state *s, int players, const uno_rules *rules, int64_t se
     s->dealer = (int8_t)choose_dealer(players, rng);
     uint8_t deck[MAX_CARDS];
     int count = full_deck(deck);
-    shuffle_with(rng, deck, count);
+    uno_shuffle(rng, deck, count);
     return deal(s, deck, count, log);
 }
 
@@ -315,7 +315,7 @@ int uno_next_round(uno_state *s, uno_log *log) {
     int count = full_deck(deck);
     py_random rng;
     next_rng(s, &rng);
-    shuffle_with(&rng, deck, count);
+    uno_shuffle(&rng, deck, count);
     return deal(s, deck, count, log);
 }
 
@@ -635,7 +635,7 @@ static int take_card(uno_state *s, uno_log *log) {
         s->discard_len = 1;
         py_random rng;
         next_rng(s, &rng);
-        shuffle_with(&rng, s->draw, count);
+        uno_shuffle(&rng, s->draw, count);
         log_event(log, EV_RESHUFFLE, 1, &count);
     }
     return s->draw[--s->draw_len];

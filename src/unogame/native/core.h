@@ -117,5 +117,7 @@ int uno_legal_moves(const uno_state *s, int seat, int32_t *moves);
 /* Apply a move taken from the legal moves. Returns 0, or -1 on a broken invariant. */
 int uno_apply(uno_state *s, int seat, int32_t code, uno_log *log);
 int uno_is_playable(const uno_state *s, int card);
+/* cards.sort(key=lambda _: rng.random()): keys drawn in list order, a stable sort. */
+void uno_shuffle(py_random *rng, uint8_t *cards, int count);
 
 #endif

@@ -1,18 +1,8 @@
 /* unogame.native._core: the compiled core's Python face. Every value coming from Python
  * is checked here; the C below trusts only what passed these checks. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-
-#include "core.h"
+#include "module.h"
 #include "policy.h"
 #include "search.h"
-
-typedef struct {
-    PyObject_HEAD
-    uno_state state;
-} StateObject;
-
-static PyTypeObject StateType;
 
 /* ------------------------------------------------------------------ reading arguments */
 
@@ -596,7 +586,7 @@ static PyGetSetDef State_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyTypeObject StateType = {
+PyTypeObject StateType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "unogame.native._core.State",
     .tp_basicsize = sizeof(StateObject),
@@ -739,6 +729,11 @@ static PyMethodDef module_methods[] = {
      "Game.new(seed) and play_random_round(Random(seed)) for each seed, without the GIL; "
      "with stream, one Random(first_seed) makes the random choices of every round (as "
      "RLCard's loop does); (moves, wins by seat)."},
+    {"search", core_search, METH_VARARGS,
+     "search(base, seat, options, pool, hand_sizes, known, limits, named, draw_pile, "
+     "challenge, exploration, sharpness, plies, widening, budget, iterations, deadline, "
+     "rng_state): bots.ismcts.HardBot.search without the GIL; rng_state is "
+     "random.Random.getstate()[1]; (iterations, visits, rewards, new rng_state)."},
     {"set_order", set_order, METH_O, "Iteration order of a CPython set (for the tests)."},
     {NULL, NULL, 0, NULL},
 };

@@ -218,6 +218,12 @@ static void twist_until(py_random *rng, int end) {
 
 #define TWIST_CHUNK 64
 
+void py_random_complete(py_random *rng) {
+    if (rng->ready < MT_N) {
+        twist_until(rng, MT_N);
+    }
+}
+
 void py_random_refill(py_random *rng) {
     if (rng->index >= MT_N) {
         rng->index = 0;

@@ -25,6 +25,8 @@ void py_random_seed_texts(py_random *rngs, const char *const *texts, const size_
                           int count);
 /* random.Random(value) for a value >= 0. */
 void py_random_seed_u64(py_random *rng, uint64_t value);
+/* Twists the rest of the generation (CPython's state holds it whole: for getstate). */
+void py_random_complete(py_random *rng);
 /* Twists the next chunk of the generation (the slow path of py_random_u32). */
 void py_random_refill(py_random *rng);
 
