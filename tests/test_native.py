@@ -181,6 +181,45 @@ def test_hard_searches_alike_on_the_core_and_the_engine(monkeypatch: pytest.Monk
     assert choices() == native
 
 
+@needs_core
+def test_the_cores_whole_search_is_the_python_loops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """hard's search in C (determinizations from what the tracker knows, tree, widening,
+    rollouts) makes the Python loop's decisions, with as many iterations and the same
+    generator state after, through whole rounds (cards learned from swaps, challenges and
+    draws) under mixed house rules."""
+    from unogame.bots import HardBot, make_bot
+
+    def play(core: bool) -> list[tuple[int, int, int]]:
+        if not core:  # the Python loop over core states, the reference of the C loop
+            monkeypatch.setattr(HardBot, "_core_search", lambda *args: None)
+        out = []
+        for seed in range(9):
+            rules = Rules(seven_zero=seed % 3 == 0, stacking=seed % 3 == 1,
+                          draw_until_playable=seed % 4 == 2, jump_in=seed % 5 == 1,
+                          custom_rule=("skip", "chosen_draw", "pass_hands", "discard_color",
+                                       "others_draw")[seed % 5])
+            players = 2 + seed % 3
+            game = Game.new(players, rules, seed)
+            bots = [HardBot(seed=seed, budget=1200) if seat == 0
+                    else make_bot("medium", seed * 10 + seat) for seat in range(players)]
+            for seat, bot in enumerate(bots):
+                bot.new_round(seat, game.view(seat), game.rules)
+            while game.winner is None:
+                seat = game.turn
+                move = bots[seat].choose(game.view(seat), game.legal_moves(seat))
+                assert move is not None
+                if seat == 0:
+                    out.append((move.code, bots[0].last_iterations,
+                                hash(bots[0].rng.getstate())))
+                for event in game.push(seat, move):
+                    for other, bot in enumerate(bots):
+                        bot.observe(event.for_seat(other))
+        return out
+
+    in_c = play(True)
+    assert len(in_c) > 100 and play(False) == in_c
+
+
 SANITIZED_RUN = """
 import importlib.util, random, sys
 spec = importlib.util.spec_from_file_location("unogame.native._core", sys.argv[1])
