@@ -79,8 +79,9 @@ static void next_rng(uno_state *s, py_random *rng) {
 void uno_shuffle(py_random *rng, uint8_t *cards, int count) {
     uint64_t words[MAX_CARDS], sorted[MAX_CARDS];
     int starts[257] = {0};
-    for (int i = 0; i < count; i++) {
-        uint64_t key = (uint64_t)(py_random_random(rng) * 9007199254740992.0);
+    for (int i = 0; i < count; i++) { /* random() * 2**53, exactly: 27 + 26 bits */
+        uint64_t high = py_random_u32(rng) >> 5;
+        uint64_t key = high << 26 | py_random_u32(rng) >> 6;
         words[i] = key << 7 | (uint64_t)i;
         starts[(key >> 45) + 1]++;
     }
@@ -529,35 +530,91 @@ static int hand_set(const uno_state *s, int seat, uint8_t *out) {
     return k;
 }
 
+/* The cards of a hand that may be played now (R4.1), in set(hand) order: straight from
+ * the bit mask of the hand when the table is sorted or has no collision (most hands), else
+ * through hand_set. */
+static int playable_cards(const uno_state *s, int seat, uint8_t *out) {
+    int color = s->color;
+    int top_rank = s->discard_len ? CARD_RANK[s->discard[s->discard_len - 1]] : -1;
+    uint64_t playable = 0xfULL << CARD_WILD;
+    if (color >= 0 && color < 4) {
+        playable |= 0x1fffULL << (13 * color);
+    }
+    if (top_rank >= 0 && top_rank < 13) {
+        playable |= 0x0000008004002001ULL << top_rank; /* the rank in the four colours */
+    }
+    uint64_t seen = 0;
+    uint32_t homes = 0, collide = 0; /* home slots in the table of 8 */
+    uint8_t by_home[8];
+    const uint8_t *hand = s->hand[seat];
+    int distinct = 0, k = 0;
+    for (int i = 0; i < s->hand_len[seat]; i++) {
+        int card = hand[i];
+        uint64_t bit = 1ULL << card;
+        uint32_t fresh = !(seen & bit), home = 1u << (card & 7);
+        seen |= bit;
+        distinct += (int)fresh;
+        collide |= fresh & ((homes & home) != 0);
+        homes |= home;
+        by_home[card & 7] = (uint8_t)card;
+    }
+    uint32_t low = (uint32_t)seen, high = (uint32_t)(seen >> 32);
+    if (distinct < 5 && !collide) {
+        for (; homes; homes &= homes - 1) {
+            int card = by_home[__builtin_ctz(homes)];
+            out[k] = (uint8_t)card;
+            k += (int)(playable >> card & 1);
+        }
+        return k;
+    }
+    if (distinct >= 19) {
+        for (uint64_t bits = seen & playable; bits; bits &= bits - 1) {
+            out[k++] = (uint8_t)__builtin_ctzll(bits);
+        }
+        return k;
+    }
+    if (distinct >= 5 && !(low & high)) {
+        uint32_t slots = (low & (uint32_t)playable) | (high & (uint32_t)(playable >> 32));
+        for (; slots; slots &= slots - 1) {
+            int slot = __builtin_ctz(slots);
+            out[k++] = (uint8_t)(low >> slot & 1 ? slot : slot + 32);
+        }
+        return k;
+    }
+    uint8_t cards[NUM_CARDS];
+    int n = hand_set(s, seat, cards);
+    for (int i = 0; i < n; i++) {
+        out[k] = cards[i];
+        k += (int)(playable >> cards[i] & 1);
+    }
+    return k;
+}
+
 static void turn_moves(const uno_state *s, int seat, int32_t *moves, int *n) {
     const uno_pending *pending = &s->pending;
     uint8_t cards[NUM_CARDS];
     if (pending->kind == P_NONE) {
-        int color = s->color;
-        int top_rank = s->discard_len ? CARD_RANK[s->discard[s->discard_len - 1]] : -1;
         int two = s->hand_len[seat] == 2;
-        int distinct = hand_set(s, seat, cards);
+        int distinct = playable_cards(s, seat, cards);
         for (int i = 0; i < distinct; i++) {
             int card = cards[i];
-            if (card >= CARD_WILD || CARD_COLOR[card] == color || CARD_RANK[card] == top_rank) {
-                int shape = play_shape(&s->rules, card);
-                if (shape == SHAPE_PLAIN) {
-                    moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 0);
-                    if (two) {
-                        moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 1);
-                    }
-                } else if (shape == SHAPE_COLOR_ONLY) {
-                    for (int c = 0; c < 4; c++) {
-                        moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 0);
-                    }
-                    if (two) {
-                        for (int c = 0; c < 4; c++) {
-                            moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 1);
-                        }
-                    }
-                } else {
-                    play_variants(s, seat, card, moves, n);
+            int shape = play_shape(&s->rules, card);
+            if (shape == SHAPE_PLAIN) {
+                moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 0);
+                if (two) {
+                    moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 1);
                 }
+            } else if (shape == SHAPE_COLOR_ONLY) {
+                for (int c = 0; c < 4; c++) {
+                    moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 0);
+                }
+                if (two) {
+                    for (int c = 0; c < 4; c++) {
+                        moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 1);
+                    }
+                }
+            } else {
+                play_variants(s, seat, card, moves, n);
             }
         }
         moves[(*n)++] = K_DRAW;
