@@ -270,7 +270,9 @@ function surprise(event, events) {
     case "swap": {
       const [a, b] = event.seats;
       event.seats.forEach((seat) => S.hits.add(seat));
-      if (S.seat === a || S.seat === b) return t("web.surprise.swap_you", { name: seatName(S.seat === a ? b : a) });
+      // The swap's first seat made it: "Anna swapped hands with you" / "You swapped hands with Ben".
+      if (S.seat === b) return t("web.surprise.swap_you", { name: seatName(a) });
+      if (S.seat === a) return t("web.surprise.you_swapped", { name: seatName(b) });
       return t("web.log.swap", { a: seatName(a), b: seatName(b) });
     }
     case "pass_hands": return t("web.surprise.pass_hands");
@@ -326,7 +328,8 @@ function onEvent(event) {
   if (event.type === "custom") S.announce = event;
   if (event.type === "round_over") S.roundOver = event;
   if (event.type === "challenge" && event.hand) S.reveal = event;
-  if (event.type === "catch" && event.target === S.seat) toast(t("web.toast.caught", { name: seatName(event.seat) }));
+  // A catch of this player is announced with the penalty it brings (surprise()): a toast
+  // here would cover the "+2" line.
   if (event.type === "deal") S.roundOver = null;
 }
 
