@@ -36,6 +36,7 @@ THAI_PHONE = {"width": 360, "height": 740}
 ENGLISH_PHONE = {"width": 390, "height": 844}
 STUCK_SECONDS = 30.0
 """No message to either page and nothing for either person to do for this long: stuck."""
+GAME = ("state", "update")
 RULES = {"target_score": 200, "stacking": True, "seven_zero": True, "jump_in": True,
          "custom_rule": "chosen_draw", "custom_count": 3}
 
@@ -105,27 +106,47 @@ class Person:
 
     def last_game(self) -> dict[str, Any]:
         for message in reversed(self.watched.frames):
-            if message.get("type") in ("state", "update"):
+            if message.get("type") in GAME:
                 return message
         return {}
 
     def refuse(self) -> bool:
-        """Tap a card that cannot be played: the page must say why, in its language."""
-        game = self.last_game()
-        why = game.get("why") or {}
+        """Tap a card that cannot be played: the page must say why, in its language (the
+        reason of the position the page holds when the tap lands)."""
+        why = self.last_game().get("why") or {}
         cards = [card for card in why
                  if self.has(f".hand button.card[aria-disabled=true][data-card='{card}']")]
         if not cards:
             return False
         card = self.rng.choice(cards)
-        before = len(self.watched.lines())
+        lines, frames = len(self.watched.lines()), len(self.watched.frames)
         self.page.locator(f".hand button.card[data-card='{card}']").first.click(
             force=True, timeout=5_000)
-        self.page.wait_for_function(f"()=>(window.__lines||[]).length>{before}", timeout=10_000)
-        line = self.watched.lines()[-1]
-        reason = why[card]
-        if reason.get("rule"):
-            assert line.endswith(f"({reason['rule']})"), (line, reason)
+        deadline = time.monotonic() + 10
+        while True:
+            later = [m for m in self.watched.frames[frames:] if m.get("type") in GAME]
+            reasons = [why[card], *(m["why"][card] for m in later if card in m["why"])]
+            for line in self.watched.lines()[lines:]:
+                for reason in reasons:
+                    if self.gives(line, reason):
+                        self.explained(line, card, reason)
+                        return True
+            if any(card not in m["why"] for m in later):
+                return True  # the card became playable meanwhile: the tap played it
+            assert time.monotonic() < deadline, ("no reason given", card, reasons,
+                                                 self.watched.lines()[lines:])
+            self.page.wait_for_timeout(50)
+
+    def gives(self, line: str, reason: dict[str, Any]) -> bool:
+        """``line`` is the page's wording of ``reason``: its rule at the end, or (none
+        cited) the start of its translation."""
+        if reason["rule"]:
+            return line.endswith(f"({reason['rule']})")
+        start = self.watched.t(f"web.why.{reason['code']}").split("{")[0]
+        return bool(start) and line.startswith(start)
+
+    def explained(self, line: str, card: str, reason: dict[str, Any]) -> None:
+        """``line`` gives the engine's reason in the page's language, not a bare refusal."""
         generic = self.watched.t("web.not_playable", card=self.watched.card_name(card))
         assert line != generic, line
         if self.watched.lang == "th":
@@ -133,7 +154,6 @@ class Person:
         else:
             assert not THAI.search(line), line
         self.refusals += 1
-        return True
 
     def step(self, *, next_round: bool) -> bool:
         """One thing a person would do now, if there is one; True if something was done."""
