@@ -150,14 +150,24 @@ class Watched:
         """For every surprise in the updates this page received: the parts of its line."""
         room: dict[str, Any] = {}
         owed = []
+        in_lobby = False
         for message in self.frames:
-            if message.get("type") == "room":
+            kind = message.get("type")
+            events: list[dict[str, Any]] = []
+            if kind == "room":
                 room = message
-            elif message.get("type") == "update":
-                for event in message["events"]:
-                    parts = self.surprise(event, message, room)
-                    if parts:
-                        owed.append(parts)
+            elif kind == "update":
+                events = message["events"]
+            elif kind == "state":
+                if in_lobby and message["view"]:  # the game starts: its first card's events
+                    dealt = [e["type"] for e in message["log"]]
+                    if "deal" in dealt:
+                        events = message["log"][len(dealt) - dealt[::-1].index("deal") - 1:]
+                in_lobby = not message["view"]
+            for event in events:
+                parts = self.surprise(event, {**message, "events": events}, room)
+                if parts:
+                    owed.append(parts)
         return owed
 
     def unannounced(self) -> list[list[str]]:

@@ -95,10 +95,11 @@ def browser() -> Iterator[Any]:
 
 
 @contextmanager
-def three_at_the_table(browser: Any, hands: list[list[str]], rules: dict[str, Any]) -> Iterator[
+def three_at_the_table(browser: Any, hands: list[list[str]], rules: dict[str, Any],
+                       first: str = "R3") -> Iterator[
         tuple[ServerThread, Watched, Watched, Scripted]]:
     """Ann (seat 0, English), Ben (seat 1, Thai) and Cat (seat 2, scripted), dealt
-    ``hands`` by the dealer Cat on a Red 3: Ann plays first."""
+    ``hands`` by the dealer Cat, ``first`` turned up: Ann plays first."""
     with ServerThread() as server:
         pages = []
         for viewport, locale in ((ANN_PHONE, "en-US"), (BEN_PHONE, "th-TH")):
@@ -114,7 +115,7 @@ def three_at_the_table(browser: Any, hands: list[list[str]], rules: dict[str, An
         with connect(server.ws_url) as ws:
             cat = Scripted(ws, code, "Cat")
             assert cat.seat == 2
-            server.manager.rooms[code].deal = {"dealer": 2, "deck": stacked(hands, "R3"),
+            server.manager.rooms[code].deal = {"dealer": 2, "deck": stacked(hands, first),
                                                "seed": 1}
             ann.page.locator("[data-action=start]").click()
             for watched in (ann, ben):
@@ -243,3 +244,17 @@ def test_a_move_tapped_offline_that_the_game_left_behind_is_dropped_with_a_notic
         moves = [(seat, str(move)) for seat, move in room.game.history]
         assert (1, "play R7") in moves and not any("R6" in m for _, m in moves), moves
         assert not [line for line in ben.lines() if "R6" in line or "แดง 6" in line]
+
+
+def test_the_first_card_of_the_game_is_announced(browser: Any) -> None:
+    """The game opens on a Draw Two: Ann draws two and is skipped, and the pages say so as
+    for any other Draw Two (the start reaches them as a whole new state)."""
+    hands = [["B9", "B8", "Y9"], ["G1", "G2", "G3"], ["Y1", "Y2", "Y3"]]
+    with three_at_the_table(browser, hands, {"hand_size": 3}, first="R+2") as (
+            _server, ann, ben, _cat):
+        said(ann, "You draw 2! +2")
+        said(ann, "You are skipped!")
+        shakes(ann, ".hand-wrap")
+        said(ben, "Ann จั่ว 2 ใบ! +2")
+        said(ben, "Ann ถูกข้าม!")
+        ben.page.locator(".status.mine").wait_for(timeout=5_000)

@@ -185,7 +185,10 @@ function onMessage(message) {
       S.roomInfo = message;
       S.seat = message.you;
       break;
-    case "state":
+    case "state": {
+      // A game (or a rematch) starting under our eyes comes as a whole state: its first
+      // card's surprises (a Draw Two turned up...) are announced as any other's.
+      const opening = S.game !== null && message.view && (!S.game.view || S.game.status === "match_over");
       S.hits = new Set();
       S.game = message;
       setCountdowns(message);
@@ -195,8 +198,13 @@ function onMessage(message) {
       for (const event of S.log) if (event.type === "custom" || event.type === "play" || event.type === "pass" || event.type === "draw") onEvent(event);
       S.dialog = null;
       trackChanges(true);
+      if (opening) {
+        const dealt = S.log.map((event) => event.type).lastIndexOf("deal");
+        if (dealt >= 0) announce(S.log.slice(dealt));
+      }
       flushQueuedMove(message);
       break;
+    }
     case "update":
       S.game = message;
       setCountdowns(message);
