@@ -53,6 +53,9 @@ def test_pages_api_and_qr(server: ServerThread) -> None:
         get(server.url + "/api/qr.svg?data=" + "x" * 400)
     for name in ("app.js", "cards.js", "style.css", "icon.svg"):
         assert get(f"{server.url}/static/{name}")[0] == 200
+    for path in STATIC.glob("*.js"):  # every module the page imports is served as a script
+        status, kind, _ = get(f"{server.url}/static/{path.name}")
+        assert status == 200 and "javascript" in kind, path.name
 
 
 def test_meta_gives_the_lan_address_for_invites() -> None:
@@ -71,7 +74,7 @@ def test_nothing_is_fetched_from_elsewhere() -> None:
 
 
 def used_keys() -> set[str]:
-    source = (STATIC / "app.js").read_text(encoding="utf-8")
+    source = "\n".join(path.read_text(encoding="utf-8") for path in STATIC.glob("*.js"))
     keys = set(re.findall(r"t\(\"((?:web|rules|common)\.[a-z0-9_.+-]+)\"", source))
     keys |= set(re.findall(r"\"((?:web)\.[a-z0-9_]+\.?[a-z0-9_]*)\"", source))
     sections = ["goal", "turn", "actions", "wild", "uno", "scoring", "house"]

@@ -83,10 +83,12 @@ def test_engine_imports_only_the_standard_library() -> None:
 
 
 def test_front_ends_show_every_event_kind_of_the_engine() -> None:
-    """EVENT_KINDS is the one list of event kinds: the web log (``case "KIND"`` in app.js)
-    and the terminal log (``kind == "KIND"`` in tui/) each have a line for every kind."""
+    """EVENT_KINDS is the one list of event kinds: the web log (``case "KIND"`` in the
+    page's modules) and the terminal log (``kind == "KIND"`` in tui/) each have a line for
+    every kind."""
     kinds = {kind.name for kind in EVENT_KINDS}
-    script = (ROOT / "src" / "unogame" / "server" / "static" / "app.js").read_text("utf-8")
+    script = "\n".join(path.read_text("utf-8") for path in
+                       (ROOT / "src" / "unogame" / "server" / "static").glob("*.js"))
     web = set(re.findall(r'case "(\w+)"', script))
     assert kinds <= web, f"the web log has no line for {sorted(kinds - web)}"
     tui: set[str] = set()

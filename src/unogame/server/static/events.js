@@ -1,0 +1,96 @@
+// The engine's events in words: a line for the log, and for every surprise a line spoken
+// by the live region and a short shake of the seat it hit — draws ("+4!"), skips,
+// reverses, swaps, passed hands, catches, jump-ins, the stack total and the custom card.
+
+import { splitCode } from "./cards.js";
+import { cardName, t } from "./i18n.js";
+import { S, parseMove, seatName } from "./state.js";
+import { toast } from "./toast.js";
+import { announcedRule } from "./words.js";
+
+function surprise(event, events) {
+  const me = event.seat === S.seat;
+  const name = event.seat !== undefined ? seatName(event.seat) : "";
+  switch (event.type) {
+    case "draw":
+      if (event.reason === "turn" || event.count < 1) return null;
+      S.hits.add(event.seat);
+      return t(me ? "web.surprise.you_draw" : "web.surprise.draws", { name, count: event.count });
+    case "skip":
+      S.hits.add(event.seat);
+      return t(me ? "web.surprise.you_skipped" : "web.surprise.skipped", { name });
+    case "play": {
+      const { rank } = splitCode(event.card);
+      if (event.jump_in) return t("web.surprise.jump_in", { name, card: cardName(event.card) });
+      if (rank === "R") return t("web.surprise.reverse", { name });
+      if (S.game?.view?.pending?.kind === "stack" && (rank === "+2" || rank === "W+4")) {
+        return t("web.surprise.stack", { name, amount: S.game.view.pending.amount });
+      }
+      return null;
+    }
+    case "swap": {
+      const [a, b] = event.seats;
+      event.seats.forEach((seat) => S.hits.add(seat));
+      // The swap's first seat made it: "Anna swapped hands with you" / "You swapped hands with Ben".
+      if (S.seat === b) return t("web.surprise.swap_you", { name: seatName(a) });
+      if (S.seat === a) return t("web.surprise.you_swapped", { name: seatName(b) });
+      return t("web.log.swap", { a: seatName(a), b: seatName(b) });
+    }
+    case "pass_hands": return t("web.surprise.pass_hands");
+    case "catch":
+      S.hits.add(event.target);
+      return event.target === S.seat ? t("web.toast.caught", { name }) : t("web.log.catch", { name, target: seatName(event.target) });
+    case "custom": return customText(event, events);
+    default: return null;
+  }
+}
+
+export function announce(events) {
+  const lines = events.map((event) => surprise(event, events)).filter(Boolean);
+  if (lines.length) toast(lines.slice(-3).join(" · "), true);
+}
+
+// A Wild Customizable's effect in words (with its number), naming the player it hit.
+export function customText(event, events) {
+  const rule = announcedRule(event);
+  const list = events ?? S.log;
+  const at = list.indexOf(event);
+  const play = [...list.slice(0, at < 0 ? list.length : at)].reverse().find((e) => e.type === "play" && e.seat === event.seat);
+  const target = play ? parseMove(play.move).target : null;
+  const line = t("common.custom.played", { name: seatName(event.seat), rule });
+  return target === null || target === undefined ? line : t("web.log.custom_target", { rule: line, name: seatName(target) });
+}
+
+export function logLine(event) {
+  const name = event.seat !== undefined ? seatName(event.seat) : "";
+  switch (event.type) {
+    case "play": {
+      let text = t(event.jump_in ? "web.log.jump_in" : "web.log.play", { name, card: cardName(event.card) });
+      if (event.card.startsWith("W")) text += " " + t("web.log.chose", { color: t(`common.color.${event.color}`) });
+      if (event.move.endsWith(" uno")) text += " " + t("web.log.with_uno");
+      return text;
+    }
+    case "draw":
+      if (event.cards) return t("web.log.you_drew", { cards: event.cards.map(cardName).join(", ") || "-" });
+      return t(event.reason === "turn" ? "web.log.drew" : "web.log.drew_penalty", { name, count: event.count, reason: t(`web.reason.${event.reason}`) });
+    case "skip": return t("web.log.skip", { name });
+    case "color": return t("web.log.color", { name, color: t(`common.color.${event.color}`) });
+    case "uno": return t("web.log.uno", { name });
+    case "catch": return t("web.log.catch", { name, target: seatName(event.target) });
+    case "challenge": return t(event.guilty ? "web.log.challenge_won" : "web.log.challenge_lost", { name, by: seatName(event.by) });
+    case "accept": return t("web.log.accept", { name });
+    case "pass": return t("web.log.pass", { name });
+    case "swap": return t("web.log.swap", { a: seatName(event.seats[0]), b: seatName(event.seats[1]) });
+    case "pass_hands": return t("web.log.pass_hands");
+    case "custom": return customText(event, null);
+    case "reverse": return t("web.log.reverse", { name });
+    case "reveal": return t("web.log.reveal", { name, cards: event.hand.map(cardName).join(", ") || "-" });
+    case "give": return t(event.card ? "web.log.give_card" : "web.log.give", { name, to: seatName(event.to), card: event.card ? cardName(event.card) : "" });
+    case "discard": return t("web.log.discard", { name, cards: event.cards.map(cardName).join(", ") || "-" });
+    case "reshuffle": return t("web.log.reshuffle", { count: event.count });
+    case "round_over": return t("web.log.round_over", { name: seatName(event.winner), points: event.points.reduce((a, b) => a + b, 0) });
+    case "deal": return t("web.log.deal");
+    case "stand_in_move": return t("web.log.stand_in_move", { name });
+    default: return event.type;
+  }
+}
