@@ -37,6 +37,18 @@ ENGLISH_PHONE = {"width": 390, "height": 844}
 STUCK_SECONDS = 30.0
 """No message to either page and nothing for either person to do for this long: stuck."""
 GAME = ("state", "update")
+LOOK = """() => {
+  const n = (selector) => document.querySelectorAll(selector).length;
+  const uno = document.querySelector('[data-action=uno]');
+  return {winner: n('.match-winner'), round: n('.round-dialog'),
+          next: n('[data-action=next-round]'), reveal: n('[data-action=close-reveal]'),
+          challenge: n('.challenge-dialog'), '.color-choice': n('.color-choice'),
+          '.seat-choice': n('.seat-choice'), '.gift-choice': n('.gift-choice'),
+          catch: n('button.catch'), mine: n('.status.mine'), hand: n('.hand button.card'),
+          playable: n('.hand button.card.playable'), uno: uno && uno.getAttribute('aria-pressed'),
+          pass: n('.actions button[data-move=pass]'), draw: n('.actions button[data-move=draw]'),
+          dialog: n('[role=dialog]')};
+}"""
 RULES = {"target_score": 200, "stacking": True, "seven_zero": True, "jump_in": True,
          "custom_rule": "chosen_draw", "custom_count": 3}
 
@@ -114,8 +126,10 @@ class Person:
         """Tap a card that cannot be played: the page must say why, in its language (the
         reason of the position the page holds when the tap lands)."""
         why = self.last_game().get("why") or {}
-        cards = [card for card in why
-                 if self.has(f".hand button.card[aria-disabled=true][data-card='{card}']")]
+        shown = set(self.page.evaluate(
+            "()=>[...document.querySelectorAll('.hand button.card[aria-disabled=true]')]"
+            ".map((b)=>b.dataset.card)"))
+        cards = [card for card in why if card in shown]
         if not cards:
             return False
         card = self.rng.choice(cards)
@@ -155,53 +169,56 @@ class Person:
             assert not THAI.search(line), line
         self.refusals += 1
 
-    def step(self, *, next_round: bool) -> bool:
-        """One thing a person would do now, if there is one; True if something was done."""
-        if self.has(".match-winner"):
+    def look(self) -> dict[str, Any]:
+        """What the page shows that a person acts on, in one look (one round trip)."""
+        return dict(self.page.evaluate(LOOK))
+
+    def step(self, seen: dict[str, Any], *, next_round: bool) -> bool:
+        """One thing a person would do now (``seen``: the page's look), if there is one;
+        True if something was done."""
+        if seen["winner"]:
             return False
-        if self.has(".round-dialog"):
-            if next_round and self.has("[data-action=next-round]"):
+        if seen["round"]:
+            if next_round and seen["next"]:
                 self.tap("[data-action=next-round]")
                 return True
             return False
-        if self.has("[data-action=close-reveal]"):
+        if seen["reveal"]:
             self.tap("[data-action=close-reveal]")
             return True
-        if self.has(".challenge-dialog"):
+        if seen["challenge"]:
             choice = self.rng.choice(["challenge", "accept"])
             self.tap(f".challenge-dialog [data-move={choice}]")
             return True
         for picker in (".color-choice", ".seat-choice", ".gift-choice"):
-            count = self.page.locator(picker).count()
-            if count:
-                self.page.locator(picker).nth(self.rng.randrange(count)).click(timeout=5_000)
+            if seen[picker]:
+                self.page.locator(picker).nth(self.rng.randrange(seen[picker])).click(
+                    timeout=5_000)
                 return True
-        if self.has("button.catch") and self.rng.random() < 0.7:
+        if seen["catch"] and self.rng.random() < 0.7:
             self.tap("button.catch")
             self.catches += 1
             return True
         playable = self.page.locator(".hand button.card.playable")
-        if not self.my_turn():
+        if not seen["mine"]:
             # Out of turn a playable card is a jump-in (house rule): sometimes take it.
-            if playable.count() and self.rng.random() < 0.5:
-                playable.nth(self.rng.randrange(playable.count())).click(timeout=5_000)
+            if seen["playable"] and self.rng.random() < 0.5:
+                playable.nth(self.rng.randrange(seen["playable"])).click(timeout=5_000)
                 self.jumps += 1
                 return True
             return False
         self.turns += 1
         if (self.refusals == 0 or self.rng.random() < 0.15) and self.refuse():
             return True
-        uno = self.page.locator("[data-action=uno]")
-        if self.page.locator(".hand button.card").count() == 2 and playable.count() \
-                and uno.count() and uno.get_attribute("aria-pressed") != "true":
-            uno.click(timeout=5_000)
+        if seen["hand"] == 2 and seen["playable"] and seen["uno"] == "false":
+            self.tap("[data-action=uno]")
             return True
-        if playable.count():
-            playable.nth(self.rng.randrange(playable.count())).click(timeout=5_000)
+        if seen["playable"]:
+            playable.nth(self.rng.randrange(seen["playable"])).click(timeout=5_000)
             return True
-        for move in ("[data-move=pass]", ".actions button[data-move=draw]"):
-            if self.has(move):
-                self.tap(move)
+        for move in ("pass", "draw"):
+            if seen[move]:
+                self.tap(f".actions button[data-move={move}]")
                 return True
         return False
 
@@ -307,23 +324,23 @@ def play_match(tmp_path: Path, *, whole_match: bool) -> dict[str, Any]:
         reloaded = lost = ""
         started = time.monotonic()
         while True:
-            if whole_match and all(p.has(".match-winner") for p in people):
-                break
-            if not whole_match and all(p.has(".round-dialog") for p in people):
+            looks = [person.look() for person in people]
+            if all(look["winner" if whole_match else "round"] for look in looks):
                 break
             assert time.monotonic() - started < (1500 if whole_match else 240), "too long"
-            if not reloaded and anna.turns >= 1 and anna.my_turn() \
-                    and not anna.has("[role=dialog]"):
+            if not reloaded and anna.turns >= 1 and looks[0]["mine"] and not looks[0]["dialog"]:
                 reload_mid_turn(anna, code)
                 reloaded = "done"
-            if not lost and ben.turns >= 1 and ben.my_turn() and not ben.has("[role=dialog]"):
+                continue
+            if not lost and ben.turns >= 1 and looks[1]["mine"] and not looks[1]["dialog"]:
                 lost = lose_connection_mid_turn(ben)
+                continue
             seen = sum(len(p.watched.frames) for p in people)
             acted = False
-            for person in people:
+            for person, look in zip(people, looks, strict=True):
                 before = len(person.watched.frames)
                 try:
-                    if not person.step(next_round=whole_match):
+                    if not person.step(look, next_round=whole_match):
                         continue
                 except Exception as error:  # the page re-rendered under the tap: look again
                     if "Timeout" not in type(error).__name__ and "detached" not in str(error):
