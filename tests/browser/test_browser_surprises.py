@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -98,9 +98,10 @@ def browser() -> Iterator[Any]:
 def three_at_the_table(browser: Any, hands: list[list[str]], rules: dict[str, Any],
                        first: str = "R3") -> Iterator[
         tuple[ServerThread, Watched, Watched, Scripted]]:
-    """Ann (seat 0, English), Ben (seat 1, Thai) and Cat (seat 2, scripted), dealt
-    ``hands`` by the dealer Cat, ``first`` turned up: Ann plays first."""
-    with ServerThread() as server:
+    """Ann (seat 0, English), Ben (seat 1, Thai), Cat (seat 2, scripted) and, for more
+    hands, more scripted players, dealt ``hands`` by the last seat, ``first`` turned up:
+    Ann plays first."""
+    with ServerThread() as server, ExitStack() as sockets:
         pages = []
         for viewport, locale in ((ANN_PHONE, "en-US"), (BEN_PHONE, "th-TH")):
             context = browser.new_context(viewport=viewport, locale=locale)
@@ -110,17 +111,17 @@ def three_at_the_table(browser: Any, hands: list[list[str]], rules: dict[str, An
         for page in pages:
             page.on("pageerror", lambda error: errors.append(str(error)))
         ann, ben = Watched(pages[0], "en"), Watched(pages[1], "th")
-        code = create_room(ann.page, server.url, "Ann", 3, rules=rules)
+        code = create_room(ann.page, server.url, "Ann", len(hands), rules=rules)
         join_room(ben.page, server.url, code, "Ben")
-        with connect(server.ws_url) as ws:
-            cat = Scripted(ws, code, "Cat")
-            assert cat.seat == 2
-            server.manager.rooms[code].deal = {"dealer": 2, "deck": stacked(hands, first),
-                                               "seed": 1}
-            ann.page.locator("[data-action=start]").click()
-            for watched in (ann, ben):
-                watched.page.locator(".hand button.card").first.wait_for(timeout=10_000)
-            yield server, ann, ben, cat
+        scripted = [Scripted(sockets.enter_context(connect(server.ws_url)), code, name)
+                    for name in ["Cat", "Dan", "Eve", "Fay"][:len(hands) - 2]]
+        assert [player.seat for player in scripted] == list(range(2, len(hands)))
+        server.manager.rooms[code].deal = {"dealer": len(hands) - 1,
+                                           "deck": stacked(hands, first), "seed": 1}
+        ann.page.locator("[data-action=start]").click()
+        for watched in (ann, ben):
+            watched.page.locator(".hand button.card").first.wait_for(timeout=10_000)
+        yield server, ann, ben, scripted[0]
         for page in pages:
             page.context.close()
         assert errors == []
@@ -258,3 +259,21 @@ def test_the_first_card_of_the_game_is_announced(browser: Any) -> None:
         said(ben, "Ann จั่ว 2 ใบ! +2")
         said(ben, "Ann ถูกข้าม!")
         ben.page.locator(".status.mine").wait_for(timeout=5_000)
+
+
+def test_every_surprise_of_one_move_is_announced(browser: Any) -> None:
+    """Ann's Wild Customizable makes four players draw at once: each page says all four
+    draws (none is cut off to make the line short)."""
+    hands = [["WC", "B9", "B8"], ["G1", "G2", "G3"], ["Y1", "Y2", "Y3"], ["Y4", "Y5", "Y6"],
+             ["Y7", "Y8", "Y9"]]
+    rules = {"hand_size": 3, "custom_rule": "others_draw", "custom_count": 1}
+    with three_at_the_table(browser, hands, rules) as (_server, ann, ben, _cat):
+        tap(ann, ".hand button.card[data-card=WC]")
+        tap(ann, ".color-choice[data-color=G]")
+        said(ben, "คุณจั่ว 1 ใบ! +1")
+        for name in ("Cat", "Dan", "Eve"):
+            said(ann, f"{name} draws 1! +1")
+            said(ben, f"{name} จั่ว 1 ใบ! +1")
+        said(ann, "Ben draws 1! +1")
+        for watched in (ann, ben):
+            assert not watched.unannounced(), watched.lines()

@@ -47,7 +47,7 @@ function surprise(event, events) {
 
 export function announce(events) {
   const lines = events.map((event) => surprise(event, events)).filter(Boolean);
-  if (lines.length) toast(lines.slice(-3).join(" · "), true);
+  if (lines.length) toast(lines.join(" · "), true);  // all of them: each may hit this player
 }
 
 // A Wild Customizable's effect in words (with its number), naming the player it hit.
