@@ -35,7 +35,7 @@ __all__ = ["pytestmark"]
 THAI_PHONE = {"width": 360, "height": 740}
 ENGLISH_PHONE = {"width": 390, "height": 844}
 STUCK_SECONDS = 30.0
-"""No message to either page and nothing for either person to do for this long: stuck."""
+"""No new message to either page for this long, whatever the people tap: stuck."""
 GAME = ("state", "update")
 LOOK = """() => {
   const n = (selector) => document.querySelectorAll(selector).length;
@@ -223,16 +223,13 @@ class Person:
         return False
 
 
-def wait_for_progress(people: list[Person], seen: int) -> None:
-    """A new message reaches a page within STUCK_SECONDS, or the table is stuck."""
-    deadline = time.monotonic() + STUCK_SECONDS
-    while sum(len(p.watched.frames) for p in people) == seen:
-        if time.monotonic() > deadline:
-            for person in people:
-                person.page.screenshot(path=f"/tmp/stuck-{person.watched.lang}.png")
-            raise AssertionError("the table is stuck: nothing happened for "
-                                 f"{STUCK_SECONDS} s and nobody had anything to do")
-        people[0].page.wait_for_timeout(100)
+def stuck(people: list[Person]) -> None:
+    for person in people:  # for whoever looks into it
+        name = f"/tmp/stuck-{person.watched.lang}"
+        person.page.screenshot(path=f"{name}.png")
+        Path(f"{name}.html").write_text(person.page.content())
+        Path(f"{name}.json").write_text(json.dumps(person.watched.frames[-6:]))
+    raise AssertionError(f"the table is stuck: no message for {STUCK_SECONDS} s")
 
 
 def answered(person: Person, before: int) -> None:
@@ -322,7 +319,8 @@ def play_match(tmp_path: Path, *, whole_match: bool) -> dict[str, Any]:
             person.page.locator(".hand button.card").first.wait_for(timeout=20_000)
 
         reloaded = lost = ""
-        started = time.monotonic()
+        started = idle_since = time.monotonic()
+        progress = 0
         while True:
             looks = [person.look() for person in people]
             if all(look["winner" if whole_match else "round"] for look in looks):
@@ -347,8 +345,13 @@ def play_match(tmp_path: Path, *, whole_match: bool) -> dict[str, Any]:
                         raise
                 acted = True
                 answered(person, before)
+            # Stuck: no new message to either page for STUCK_SECONDS, whatever was tapped.
+            if seen != progress:
+                progress, idle_since = seen, time.monotonic()
+            elif time.monotonic() - idle_since > STUCK_SECONDS:
+                stuck(people)
             if not acted:
-                wait_for_progress(people, seen)
+                people[0].page.wait_for_timeout(100)
 
         # Both pages: the same scoreboard as the server's.
         state = server_state(url, code)
