@@ -26,7 +26,10 @@ export function onMessage(message) {
       S.roomInfo = message;
       S.seat = message.you;
       break;
-    case "state":
+    case "state": {
+      // A game (or a rematch) starting under our eyes comes as a whole state: its first
+      // card's surprises (a Draw Two turned up...) are announced as any other's.
+      const opening = S.game !== null && message.view && (!S.game.view || S.game.status === "match_over");
       S.hits = new Set();
       S.game = message;
       setCountdowns(message);
@@ -36,8 +39,13 @@ export function onMessage(message) {
       for (const event of S.log) if (["custom", "play", "pass", "draw"].includes(event.type)) onEvent(event, false);
       S.dialog = null;
       trackChanges(true);
+      if (opening) {
+        const dealt = S.log.map((event) => event.type).lastIndexOf("deal");
+        if (dealt >= 0) announce(S.log.slice(dealt));
+      }
       flushQueuedMove(message);
       break;
+    }
     case "update": {
       S.game = message;
       setCountdowns(message);
@@ -98,7 +106,8 @@ function onEvent(event, live) {
     if (live && event.winner === S.seat) S.celebrate = { seat: event.winner, match: S.game?.status === "match_over", at: Date.now() };
   }
   if (event.type === "challenge" && event.hand) S.reveal = event;
-  if (event.type === "catch" && event.target === S.seat) toast(t("web.toast.caught", { name: seatName(event.seat) }));
+  // A catch of this player is announced with the penalty it brings (events.js): a toast
+  // here would cover the "+2" line.
   if (event.type === "deal") { S.roundOver = null; S.celebrate = null; }
 }
 
