@@ -32,19 +32,25 @@ Loop = Callable[[int], tuple[int, int]]
 DRAW = ACTION_NAMES.index("draw")
 
 
+def legal(mask: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The legal action ids of a 0/1 ``int8`` mask. Read as ``bool``: numpy's ``nonzero``
+    is about ten times faster on booleans than on ``int8`` over 23,083 entries."""
+    return np.flatnonzero(mask.view(np.bool_))
+
+
 def uniform(mask: np.ndarray[Any, Any], rng: random.Random) -> int:
     """A uniformly random legal action."""
-    return int(rng.choice(np.flatnonzero(mask)))
+    return int(rng.choice(legal(mask)))
 
 
 def plays_first(mask: np.ndarray[Any, Any], rng: random.Random) -> int:
     """A uniformly random legal action, but a draw is replaced by a random play when a card
     can be played: RLCard's UNO has no voluntary draw (its legal actions are the plays, or
     draw when there are none), so its random agents play this way."""
-    legal = np.flatnonzero(mask)
-    action = int(rng.choice(legal))
+    actions = legal(mask)
+    action = int(rng.choice(actions))
     if action == DRAW:
-        plays = legal[legal < DRAW]
+        plays = actions[actions < DRAW]
         if len(plays):
             action = int(rng.choice(plays))
     return action

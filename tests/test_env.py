@@ -516,8 +516,9 @@ def test_thousand_random_rounds_keep_the_engines_invariants() -> None:
         core.reset(seed=number)
         while not core.over:
             game = core.game
-            assert sum(game.hand_sizes()) + game.draw_pile_size + len(
-                game.position()["discard_pile"]) == 112
+            position = game.position()  # an engine Game or the core's NativeGame
+            assert sum(game.hand_sizes()) + len(position["draw_pile"]) + len(
+                position["discard_pile"]) == 112
             actions = core.legal_actions()
             assert actions and (core.on_turn or actions[-1] == NO_REACTION)
             core.step(playable_first(actions, core, rng))
