@@ -40,7 +40,7 @@ from ..engine import Event, Game, IllegalMoveError, Move, Rules
 from ..engine.cards import CARD_COPIES, CARD_RANK, WILD_SWAP, card_from_code
 from ..engine.moves import PLAY, TURN_KINDS
 from ..native import supports
-from ..native.game import NativeGame
+from ..native.game import EV_ROUND_OVER, NativeGame
 from . import encoder
 from .actions import ACTION_NAMES, NO_REACTION, NUM_ACTIONS, action_to_move, code_to_action
 from .memory import SeenCards
@@ -86,15 +86,26 @@ class UnoCore:
         self.steps = 0
         self.round = 0
         """Rounds dealt in this episode (a new round: bots start afresh)."""
-        self.events: list[Event] = []
-        """The events of the last step (empty after a reset or a new deal)."""
+        self._events: list[Event] = []
+        self._raw: list[tuple[Any, ...]] | None = None  # the core's events, not read yet
         self._queue: list[int] = []
         self._codes: dict[int, int] = {}  # the deciding seat's legal actions -> move codes
         self._actions: list[int] = []
         self._mask: npt.NDArray[np.int8] | None = None
         self._seen = SeenCards(players)
+        self._action_of: dict[int, int] = {}  # move code << 4 | seat -> action
         self._round_scores = [0] * players
         self._match_points = [0.0] * players
+
+    @property
+    def events(self) -> list[Event]:
+        """The events of the last step (empty after a reset or a new deal)."""
+        raw = self._raw
+        if raw is not None:
+            game = self._game
+            assert isinstance(game, NativeGame)
+            self._events, self._raw = game.events_of(raw), None
+        return self._events
 
     @property
     def game(self) -> Game | NativeGame:
@@ -172,8 +183,10 @@ class UnoCore:
         array until the next step; do not change it)."""
         mask = self._mask
         if mask is None:
-            mask = self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            mask[self._actions] = 1
+            ones = bytearray(NUM_ACTIONS)  # faster than numpy for a few entries
+            for action in self._actions:
+                ones[action] = 1
+            mask = self._mask = np.frombuffer(ones, dtype=np.int8)
         return mask
 
     def observe(self, seat: int) -> npt.NDArray[np.float32]:
@@ -209,7 +222,7 @@ class UnoCore:
         self.game = self._game.copy()
         self.rewards = self.rewards[:]
         self.returns = self.returns[:]
-        self.events = []
+        self._events, self._raw = [], None
         self._queue = self._queue[:]
         self._codes = dict(self._codes)
         self._actions = self._actions[:]
@@ -270,7 +283,7 @@ class UnoCore:
             raise ValueError(f"illegal action {action} ({ACTION_NAMES[action]}: {move}) for "
                              f"seat {seat}; legal: {self.legal_actions()}")
         self.rewards = [0.0] * self.players
-        self.events = []
+        self._events, self._raw = [], None
         self.steps += 1
         self._mask = None
         if code is not None:
@@ -288,16 +301,27 @@ class UnoCore:
         """Push the move and tell every seat its events; True if the round ended."""
         game = self._game
         seen = self._seen
+        state = self._state
         if code & 7 == PLAY and self._may_swap(code):
-            state = self._state
             seen.take_hands(state.export()["hands"] if state is not None
                             else game.card_hands)  # type: ignore[union-attr]
-        try:
-            events = game.push(seat, Move.from_code(code))
-        except IllegalMoveError as error:  # legal_moves said yes: a broken invariant
-            raise RuntimeError(f"engine refused a legal move: {error}") from error
-        self.events = events
-        seen.observe(events)
+        if state is not None:
+            try:
+                raw = state.push(seat, code)
+            except ValueError as error:  # legal_moves said yes: a broken invariant
+                raise RuntimeError(f"the core refused a legal move: {error}") from error
+            seen.observe_raw(raw)
+            if raw and raw[-1][0] == EV_ROUND_OVER:  # read now: it reads the state
+                self._events = game.events_of(raw)  # type: ignore[union-attr]
+            else:
+                self._raw = raw  # made into events only if asked
+        else:
+            try:
+                events = game.push(seat, Move.from_code(code))
+            except IllegalMoveError as error:  # legal_moves said yes: a broken invariant
+                raise RuntimeError(f"engine refused a legal move: {error}") from error
+            self._events = events
+            seen.observe(events)
         winner = game.winner
         if winner is None:
             seen.trim(game.hand_sizes())
@@ -359,8 +383,14 @@ class UnoCore:
         codes = self._legal_codes(seat)
         if not codes and not on_turn:
             return False
-        players = self.players
-        by_action = {code_to_action(code, seat, players): code for code in codes}
+        cache = self._action_of
+        by_action = {}
+        for code in codes:
+            key = code << 4 | seat
+            action = cache.get(key)
+            if action is None:
+                action = cache[key] = code_to_action(code, seat, self.players)
+            by_action[action] = code
         actions = sorted(by_action)
         if not on_turn:
             actions.append(NO_REACTION)

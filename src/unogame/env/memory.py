@@ -24,7 +24,7 @@ to the trackers over random games.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +32,16 @@ import numpy.typing as npt
 from ..engine import Event
 from ..engine.cards import CARD_CODE, NUM_CARDS
 from ..engine.moves import MAX_SEATS
+from ..native.game import (
+    EV_CHALLENGE,
+    EV_DEAL,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_PASS_HANDS,
+    EV_PLAY,
+    EV_ROUND_OVER,
+    EV_SWAP,
+)
 
 CARD: Final = {code: card for card, code in enumerate(CARD_CODE)}
 
@@ -121,6 +131,37 @@ class SeenCards:
                 self._give(public["seat"], public["to"],
                            CARD[event.private[public["seat"]]["card"]])
             elif kind in ("round_over", "deal"):
+                self._forget()
+        self.own = None
+
+    def observe_raw(self, raw: Sequence[tuple[Any, ...]]) -> None:
+        """The events of one move as the compiled core reports them (``state.push``; see
+        ``unogame.native.game``): the same reading as :meth:`observe`, cards as ints."""
+        for item in raw:
+            kind = item[0]
+            if kind == EV_PLAY:
+                card = (item[2] >> 3 & 63) - 1
+                self.played[card] += 1
+                self._leaves(item[1], card)
+            elif kind == EV_DISCARD:
+                seat = item[1]
+                for card in item[2]:
+                    self.played[card] += 1
+                    self._leaves(seat, card)
+            elif kind == EV_DRAW:
+                own = self.own
+                if own is not None:
+                    hand = own[item[1]]
+                    if hand is not None:
+                        hand.extend(item[4])
+            elif kind == EV_CHALLENGE:
+                self.known[item[1]][item[2]] = list(item[4])
+                self.has_known = True
+            elif kind == EV_SWAP:
+                self._swap(item[1], item[2])
+            elif kind == EV_PASS_HANDS:
+                self._pass_hands(item[1])
+            elif kind in (EV_ROUND_OVER, EV_DEAL):
                 self._forget()
         self.own = None
 
