@@ -18,6 +18,14 @@ setup(
                                 "-Wconversion", "-Wno-sign-conversion", "-Werror=implicit",
                                 "-ffp-contract=off"],
             optional=True,
-        )
+        ),
+        Extension(  # the environment's observations from core states (unogame.env)
+            "unogame.native._envobs",
+            sources=["src/unogame/native/envobs.c"],
+            depends=["src/unogame/native/core.h", "src/unogame/native/pyrandom.h"],
+            extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wshadow",
+                                "-Wconversion", "-Wno-sign-conversion", "-Werror=implicit"],
+            optional=True,
+        ),
     ],
 )

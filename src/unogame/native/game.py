@@ -214,6 +214,11 @@ class NativeGame:
             raise IllegalMoveError(f"{move} is not a legal move for seat {seat} now") from None
         return self._events(raw)
 
+    def events_of(self, raw: list[tuple[Any, ...]]) -> list[Event]:
+        """The events of ``state.push``'s raw answer (read before the next move: a
+        ``round_over`` reads the state)."""
+        return self._events(raw)
+
     def push_unchecked(self, seat: int, move: Move) -> None:
         self._state.push(seat, move.code, False)
 
