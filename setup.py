@@ -9,13 +9,23 @@ setup(
         Extension(
             "unogame.native._core",
             sources=[f"src/unogame/native/{name}.c"
-                     for name in ("module", "core", "core_set", "policy", "search",
-                                  "pyrandom")],
+                     for name in ("module", "module_search", "core", "core_set", "policy",
+                                  "search", "tree", "pyrandom")],
             depends=[f"src/unogame/native/{name}.h"
-                     for name in ("core", "policy", "search", "pyrandom")],
+                     for name in ("module", "core", "policy", "search", "tree",
+                                  "pyrandom")],
+            extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wshadow",
+                                "-Wconversion", "-Wno-sign-conversion", "-Werror=implicit",
+                                "-ffp-contract=off"],
+            optional=True,
+        ),
+        Extension(  # the environment's observations from core states (unogame.env)
+            "unogame.native._envobs",
+            sources=["src/unogame/native/envobs.c"],
+            depends=["src/unogame/native/core.h", "src/unogame/native/pyrandom.h"],
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wshadow",
                                 "-Wconversion", "-Wno-sign-conversion", "-Werror=implicit"],
             optional=True,
-        )
+        ),
     ],
 )

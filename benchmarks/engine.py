@@ -10,6 +10,8 @@ drawing only when it cannot play, as RLCard's random agents do).
     python benchmarks/engine.py --vs-rlcard     # also RLCard 1.2.0's UNO loop, same run, same core
     python benchmarks/engine.py --native --vs-rlcard   # also the compiled core (unogame.native)
     python benchmarks/engine.py --native --rules '{"custom_rule": {...}}'   # other rules
+    python benchmarks/engine.py --native --vs-rlcard --baseline-core OLD/_core...so
+        # also another build of the core (an older commit's), same run: before and after
 
 With ``--vs-rlcard`` the two loops alternate in short slices so that machine noise hits
 both alike; the last line is ``vs rlcard (4 players): X.XX x`` (our games/s over RLCard's).
@@ -30,6 +32,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from unogame.engine import Game, Rules
 from unogame.engine.playout import play_random_round
@@ -52,12 +55,26 @@ def unogame_loop(players: int, rules: Rules) -> Callable[[int], tuple[int, int]]
     return run
 
 
-def native_loop(players: int, rules: Rules) -> Callable[[int], tuple[int, int]]:
+def load_core(path: str) -> Any:
+    """Another build of the compiled core, from its shared library file."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("baseline._core", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"--baseline-core: cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def native_loop(players: int, rules: Rules,
+                core_module: Any = None) -> Callable[[int], tuple[int, int]]:
     """The same rounds as :func:`unogame_loop`, played by the compiled core (the engine's
-    loop, said loudly, for rules the core cannot play)."""
+    loop, said loudly, for rules the core cannot play); ``core_module``: another build."""
     from unogame.native import CORE, rules_tuple
 
-    if CORE is None:
+    core = core_module if core_module is not None else CORE
+    if core is None:
         raise SystemExit("--native: the compiled core is not available "
                          "(pip install -e . with a C compiler; UNOGAME_NO_NATIVE unset)")
     table = rules_tuple(rules)
@@ -66,7 +83,6 @@ def native_loop(players: int, rules: Rules) -> Callable[[int], tuple[int, int]]:
               f"({json.dumps(rules.to_dict())}); the 'native' figures are the pure-Python "
               "engine's", file=sys.stderr, flush=True)
         return unogame_loop(players, rules)
-    core = CORE
     state = {"seed": 0}
 
     def run(games: int) -> tuple[int, int]:
@@ -126,12 +142,15 @@ def main() -> None:
     parser.add_argument("--players", default="2,4,10")
     parser.add_argument("--vs-rlcard", action="store_true")
     parser.add_argument("--native", action="store_true", help="also the compiled core")
+    parser.add_argument("--baseline-core", default=None, metavar="PATH",
+                        help="with --native: also this build of the core (its .so file)")
     parser.add_argument("--rules", default=None,
                         help="rule options as JSON (default: the standard rules)")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core for all
     rules = Rules.from_dict(json.loads(args.rules)) if args.rules else Rules()
+    baseline = load_core(args.baseline_core) if args.native and args.baseline_core else None
     fallback = args.native and not supports(rules)
     mark = " FALLBACK (pure Python)" if fallback else ""
     print(f"{'players':>7} {'games/s':>10} {'decisions/s':>12} {'decisions/game':>15}")
@@ -140,21 +159,25 @@ def main() -> None:
         loops = {"unogame": unogame_loop(players, rules)}
         if args.native:
             loops["native"] = native_loop(players, rules)
+        if baseline is not None:
+            loops["baseline"] = native_loop(players, rules, baseline)
         if args.vs_rlcard and players == 4:
             loops["rlcard"] = rlcard_loop(players)
         measured = measure(loops, args.seconds)
         results[players] = measured
-        for name in ("unogame", "native"):
+        for name in ("unogame", "native", "baseline"):
             if name in measured:
                 games, decisions, elapsed = measured[name]
-                label = f"{players}" if name == "unogame" else f"{players} native"
+                label = f"{players}" if name == "unogame" else f"{players} {name}"
                 print(f"{label:>7} {games / elapsed:>10.0f} {decisions / elapsed:>12.0f} "
-                      f"{decisions / games:>15.1f}{mark if name == 'native' else ''}")
+                      f"{decisions / games:>15.1f}{mark if name != 'unogame' else ''}")
     if args.vs_rlcard:
         if 4 not in results:
             loops = {"unogame": unogame_loop(4, rules), "rlcard": rlcard_loop(4)}
             if args.native:
                 loops["native"] = native_loop(4, rules)
+            if baseline is not None:
+                loops["baseline"] = native_loop(4, rules, baseline)
             results[4] = measure(loops, args.seconds)
         games, steps, elapsed = results[4]["rlcard"]
         print(f"rlcard 4 players: {games / elapsed:.0f} games/s, {steps / elapsed:.0f} "
@@ -167,6 +190,12 @@ def main() -> None:
             print(f"native 4 players: {native[0] / native[2]:.0f} games/s "
                   f"({native[0] / native[2] / 200_000:.2f} x of 200,000){mark}")
             ratio = (native[0] / native[2]) / (games / elapsed)
+            if baseline is not None:
+                old = results[4]["baseline"]
+                old_ratio = (old[0] / old[2]) / (games / elapsed)
+                print(f"baseline core 4 players: {old[0] / old[2]:.0f} games/s; vs rlcard "
+                      f"{old_ratio:.2f} x; native over baseline "
+                      f"{(native[0] / native[2]) / (old[0] / old[2]):.2f} x{mark}")
             print(f"vs rlcard (4 players, native): {ratio:.2f} x{mark}")
 
 

@@ -318,6 +318,37 @@ def test_known_cards_come_from_the_seats_own_events() -> None:
     assert obs_2[SLICES["known"]].sum() == 0
 
 
+def test_revealed_and_given_cards_are_known_to_the_seats_that_saw_them() -> None:
+    """A family's rule that gives a card to the next seat and then shows the hands of the
+    others (D17): every seat knows the revealed hands; only the giver and the receiver know
+    the given card went to the receiver; nobody "knows" its own hand."""
+    rules = Rules.from_dict({"custom_rule": {"name": "Show", "steps": [
+        {"who": "next", "what": "give"}, {"who": "others", "what": "reveal"}]}})
+    game = Game.from_position({
+        "players": 3, "hands": [["WC", "R1", "B2"], ["Y3", "Y4"], ["G5", "G6", "B7"]],
+        "draw_pile": ["B9", "B8"], "discard_pile": ["R5"], "color": "R", "turn": 0}, rules)
+    memories = [SeatMemory(seat, 3) for seat in range(3)]
+    for seat, memory in enumerate(memories):
+        memory.new_round(game.view(seat))
+    for event in game.push(0, "play WC G R1"):
+        for seat, memory in enumerate(memories):
+            memory.observe(event.for_seat(seat))
+    for seat, memory in enumerate(memories):
+        memory.tracker.sync(game.view(seat))
+
+    def known(seat: int, offset: int) -> list[str]:
+        obs = encode(game.view(seat), memories[seat], game.rules)
+        at = SLICES["known"].start + (offset - 1) * 56
+        counts = obs[at:at + 56]
+        return sorted(CARD_CODE[card] for card in np.flatnonzero(counts)
+                      for _ in range(int(counts[card])))
+
+    assert known(0, 1) == ["R1", "Y3", "Y4"] and known(0, 2) == ["B7", "G5", "G6"]
+    assert known(2, 2) == ["R1", "Y3", "Y4"]  # seat 1 is two seats after seat 2
+    assert known(1, 1) == ["B7", "G5", "G6"] and known(1, 2) == []  # B2 was not shown
+    assert known(2, 1) == []  # seat 0 revealed nothing, and gave a card seat 2 did not see
+
+
 # ------------------------------------------------------------------ PettingZoo
 
 @pytest.mark.parametrize(("players", "options"), MIXED + COMPOSED)
@@ -485,8 +516,9 @@ def test_thousand_random_rounds_keep_the_engines_invariants() -> None:
         core.reset(seed=number)
         while not core.over:
             game = core.game
-            assert sum(game.hand_sizes()) + game.draw_pile_size + len(
-                game.position()["discard_pile"]) == 112
+            position = game.position()  # an engine Game or the core's NativeGame
+            assert sum(game.hand_sizes()) + len(position["draw_pile"]) + len(
+                position["discard_pile"]) == 112
             actions = core.legal_actions()
             assert actions and (core.on_turn or actions[-1] == NO_REACTION)
             core.step(playable_first(actions, core, rng))

@@ -98,6 +98,25 @@ def test_random_rounds_match_the_engines_playouts() -> None:
 
 
 @needs_core
+def test_batched_rounds_match_the_engine_across_seeding_lanes() -> None:
+    """random_rounds seeds the deals eight at a time (vector lanes); a batch whose texts
+    change length ("99/0" to "100/0": 17 to 18 key words) is seeded one by one. Either way
+    each round is the engine's: the same moves and winner as Game.new plus
+    play_random_round(Random(seed))."""
+    assert CORE is not None
+    table = rules_tuple(Rules())
+    for players, first, count in ((4, 0, 17), (3, 90, 21), (2, 1_000_003, 9)):
+        moves, wins = 0, [0] * players
+        for seed in range(first, first + count):
+            game = Game.new(players, Rules(), seed)
+            moves += play_random_round(game, random.Random(seed))
+            assert game.winner is not None
+            wins[game.winner] += 1
+        played, native_wins = CORE.random_rounds(players, table, first, count)
+        assert (played, list(native_wins)[:players]) == (moves, wins)
+
+
+@needs_core
 def test_load_refuses_bad_input() -> None:
     assert CORE is not None
     table = rules_tuple(Rules())
@@ -160,6 +179,45 @@ def test_hard_searches_alike_on_the_core_and_the_engine(monkeypatch: pytest.Monk
     native = choices()
     monkeypatch.setattr(ismcts.native, "supports", lambda rules: False)
     assert choices() == native
+
+
+@needs_core
+def test_the_cores_whole_search_is_the_python_loops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """hard's search in C (determinizations from what the tracker knows, tree, widening,
+    rollouts) makes the Python loop's decisions, with as many iterations and the same
+    generator state after, through whole rounds (cards learned from swaps, challenges and
+    draws) under mixed house rules."""
+    from unogame.bots import HardBot, make_bot
+
+    def play(core: bool) -> list[tuple[int, int, int]]:
+        if not core:  # the Python loop over core states, the reference of the C loop
+            monkeypatch.setattr(HardBot, "_core_search", lambda *args: None)
+        out = []
+        for seed in range(9):
+            rules = Rules(seven_zero=seed % 3 == 0, stacking=seed % 3 == 1,
+                          draw_until_playable=seed % 4 == 2, jump_in=seed % 5 == 1,
+                          custom_rule=("skip", "chosen_draw", "pass_hands", "discard_color",
+                                       "others_draw")[seed % 5])
+            players = 2 + seed % 3
+            game = Game.new(players, rules, seed)
+            bots = [HardBot(seed=seed, budget=1200) if seat == 0
+                    else make_bot("medium", seed * 10 + seat) for seat in range(players)]
+            for seat, bot in enumerate(bots):
+                bot.new_round(seat, game.view(seat), game.rules)
+            while game.winner is None:
+                seat = game.turn
+                move = bots[seat].choose(game.view(seat), game.legal_moves(seat))
+                assert move is not None
+                if seat == 0:
+                    out.append((move.code, bots[0].last_iterations,
+                                hash(bots[0].rng.getstate())))
+                for event in game.push(seat, move):
+                    for other, bot in enumerate(bots):
+                        bot.observe(event.for_seat(other))
+        return out
+
+    in_c = play(True)
+    assert len(in_c) > 100 and play(False) == in_c
 
 
 SANITIZED_RUN = """

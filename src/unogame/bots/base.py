@@ -30,6 +30,9 @@ class Bot:
     level = "base"
     reaction_delay: float = 1.0
     """Seconds a front end waits before applying this bot's off-turn moves."""
+    catch_delay: float | None = None
+    """Seconds a front end waits before asking this bot off turn when it could catch
+    someone (``None``: :attr:`reaction_delay`); the longer of the two counts."""
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)

@@ -104,6 +104,9 @@ class EasyBot(ViewBot):
 
     level = "easy"
     reaction_delay = 2.5
+    catch_delay = 3.5
+    """A child who forgot UNO has at least this long to say it before an easy bot may
+    catch them (R6.2)."""
     forget_uno = 0.35
     """Chance of playing the second-last card without saying UNO."""
     catch_rate = 0.1

@@ -6,7 +6,9 @@ it knows in other hands from challenges, swaps and passed hands) — and walks o
 tree of moves (keyed by seat and move) with UCB over the moves available in that
 determinization, expands one move, plays on with a fast greedy policy for at most
 ``rollout_plies`` plies, and scores the end (1 for the winner; a cut-off position is scored
-by hand sizes). The engine is the simulator (``Game.push_unchecked``).
+by hand sizes). With the compiled core the whole search runs in C (the same generator
+calls, the same decisions); without it the engine simulates (``Game.push_unchecked``).
+Determinizations: :mod:`.determinize`; the search's moves and rollout policy: :mod:`.rollout`.
 
 Only on-turn decisions with more than one option are searched; off-turn moves (UNO,
 catching, jump-ins) and forced moves come from the ``medium`` rules at once.
@@ -28,263 +30,18 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from .. import native
-from ..engine import Game, Move, PlayArguments
-from ..engine.cards import (
-    CARD_COLOR,
-    CARD_POINTS,
-    CARD_RANK,
-    COLORS,
-    DRAW_TWO,
-    NUM_CARDS,
-    WILD,
-    WILD_DRAW_FOUR,
-)
-from ..engine.moves import ACCEPT_MOVE, CATCH, COLOR, DRAW_MOVE, PLAY, UNO, play_arguments_table
-from ..engine.state import Pending
+from ..engine import Game, Move
+from ..engine.cards import CARD_COLOR, CARD_POINTS, WILD
+from ..engine.moves import CATCH, PLAY, UNO, play_arguments_table
 from ..native import game as native_game
 from .base import BOT_LEVELS
+from .determinize import deal_hidden, determinize, public_game, sampled_pending
 from .heuristic import MediumBot
 from .knowledge import CardTracker
+from .rollout import UNO_BIT, fast_rollout_move, rollout_move, search_moves
 
-_UNO_BIT: Final = 1 << 19
-
-# A static preference for each card in the rollout policy: shed actions and high numbers,
-# keep wilds (a Wild Draw Four longest).
-_ROLLOUT_SCORE: Final[tuple[float, ...]] = tuple(
-    (6.0 + CARD_POINTS[c] / 10 + (3.0 if CARD_RANK[c] >= 10 else 0.0)) if c < WILD
-    else (0.5 if c == WILD_DRAW_FOUR else 1.0)
-    for c in range(56)
-)
-
-
-def deal_hidden(view: dict[str, Any], tracker: CardTracker, pool: Sequence[int],
-                rng: random.Random) -> tuple[int, dict[int, list[int]], list[int]]:
-    """A sample of the hidden cards consistent with ``view`` and what ``tracker`` knows:
-    (a seed for the sampled game, the other seats' hands, the draw pile top card last).
-
-    ``pool`` holds the unseen cards. They are dealt at random into the other hands (after
-    the cards known to be there) and the draw pile.
-    """
-    seed = rng.getrandbits(32)
-    cards = list(pool)
-    key = rng.random
-    cards.sort(key=lambda _: key())  # as the engine shuffles: faster than rng.shuffle
-    seat = tracker.seat
-    hands = view["hands"]
-    allowances = tracker.allowance
-    dealt: dict[int, list[int]] = {}
-    # Seats with limits (cards they cannot hold) are dealt first, from the cards they may hold.
-    order = sorted((other for other in range(len(hands)) if other != seat),
-                   key=lambda other: all(limit is None for limit in allowances[other]))
-    for other in order:
-        size = hands[other]
-        known = tracker.known[other][:size]
-        hand = list(known)
-        need = size - len(known)
-        limits = allowances[other]
-        named = tracker.named[other]
-        if need and named >= 0 and not any(CARD_COLOR[card] == named for card in hand):
-            for index in range(len(cards) - 1, -1, -1):  # it holds the colour it named
-                if CARD_COLOR[cards[index]] == named:
-                    hand.append(cards.pop(index))
-                    need -= 1
-                    break
-        if need and any(limit is not None for limit in limits):
-            left = [limit if limit is not None else size for limit in limits]
-            kept = []
-            for card in cards:
-                if need and left[CARD_COLOR[card]] > 0:
-                    left[CARD_COLOR[card]] -= 1
-                    hand.append(card)
-                    need -= 1
-                else:
-                    kept.append(card)
-            cards = kept
-        if need:
-            hand.extend(cards[len(cards) - need:])
-            del cards[len(cards) - need:]
-        while len(hand) < size:  # only with an inconsistent hand-written position
-            hand.append(rng.randrange(WILD))
-        dealt[other] = hand
-    return seed, dealt, cards[:view["draw_pile"]]
-
-
-def _sampled_pending(view: dict[str, Any], hands: dict[int, list[int]]) -> Pending | None:
-    """A pending challenge judged on the sampled hand (the view hides the verdict)."""
-    pending = view["pending"]
-    if pending is not None and pending["kind"] == "challenge" and "guilty" not in pending:
-        color = COLORS.index(pending["color"]) if pending.get("color") else -1
-        guilty = any(CARD_COLOR[card] == color for card in hands[pending["by"]])
-        return Pending("challenge", by=pending["by"], color=color, guilty=guilty,
-                       amount=pending.get("amount", 4))
-    return None
-
-
-def determinize(view: dict[str, Any], tracker: CardTracker, template: Game,
-                pool: Sequence[int], rng: random.Random) -> Game:
-    """A full game consistent with ``view`` and what ``tracker`` knows (see
-    :func:`deal_hidden`); ``template`` holds the public state and this seat's hand (see
-    :func:`public_game`), the hidden cards go in with :meth:`Game.resample`."""
-    seed, hands, draw = deal_hidden(view, tracker, pool, rng)
-    return template.resample(hands, draw, seed)
-
-
-def public_game(view: dict[str, Any], seat: int, rules: Any) -> Game:
-    """A game holding what ``seat`` sees: its hand, the discard pile and the public state
-    (other hands and the draw pile are left empty, to be filled by :func:`determinize`)."""
-    return Game.from_view(view, rules)
-
-
-def search_moves(game: Game, seat: int) -> list[Move]:
-    """The moves the search considers: turn moves only, a play always with its ``uno``
-    variant when it has one (saying UNO costs nothing), and a wild only in the colours the
-    hand holds (any colour if it holds none)."""
-    moves = game.legal_moves(seat)
-    out = []
-    codes = {move.code for move in moves}
-    held = -1
-    for move in moves:
-        kind = move.kind
-        if kind in (UNO, CATCH):
-            continue
-        if kind == PLAY:
-            if not move.uno and move.code | _UNO_BIT in codes:
-                continue
-            if move.card >= WILD:
-                if held < 0:
-                    held = 0
-                    for card in game.card_hands[seat]:
-                        if card < WILD:
-                            held |= 1 << CARD_COLOR[card]
-                if held and not held >> move.color & 1:
-                    continue
-        out.append(move)
-    return out
-
-
-def rollout_move(game: Game, seat: int, moves: list[Move]) -> Move:
-    """The fast greedy policy, close to ``medium``: a card of the colour held most (actions
-    and high numbers first), wilds last and in the colour held most, a swap only with a
-    smaller hand; it accepts a Wild Draw Four and always says UNO."""
-    pending = game.pending
-    if pending is not None and pending.kind == "challenge":
-        return ACCEPT_MOVE
-    best = DRAW_MOVE
-    best_score = -100.0
-    hand = game.card_hands[seat]
-    counts = [0, 0, 0, 0, 0]
-    for card in hand:
-        counts[CARD_COLOR[card]] += 1
-    color = counts.index(max(counts[:4]))
-    hands = game.card_hands
-    for move in moves:
-        kind = move.kind
-        if kind != PLAY:
-            if kind == COLOR:
-                if move.color == color:
-                    return move
-            elif best_score < -50 and kind != UNO and kind != CATCH:
-                best = move
-                best_score = -50.0
-            continue
-        card = move.card
-        score = _ROLLOUT_SCORE[card]
-        if move.uno:
-            score += 100.0
-        if card >= WILD:
-            if move.color != color:
-                continue
-        else:
-            score += 1.5 * counts[CARD_COLOR[card]]
-        if move.target >= 0:
-            score += 0.5 * (len(hand) - 1 - len(hands[move.target]))
-        if score > best_score:
-            best, best_score = move, score
-    return best
-
-
-_PLAIN: Final = [Move.make(PLAY, card) for card in range(WILD)]
-_WILD_PLAYS: Final = {card: [Move.make(PLAY, card, color) for color in range(4)]
-                      for card in range(WILD, NUM_CARDS)}
-_COLOR_CHOICES: Final = [Move.make(COLOR, color=color) for color in range(4)]
-
-
-def fast_rollout_move(game: Game, seat: int,
-                      arguments: Sequence[PlayArguments] | None = None) -> Move:
-    """The rollout policy of :func:`rollout_move`, computed from the hand without listing
-    every legal move (no ``uno`` suffix: nobody catches in a rollout). ``arguments``:
-    ``play_arguments_table`` of the game's rules, if the caller has it at hand."""
-    pending = game.pending
-    hand = game.card_hands[seat]
-    counts = [0, 0, 0, 0, 0]
-    for card in hand:
-        counts[CARD_COLOR[card]] += 1
-    color = counts.index(max(counts[:4]))
-    best = -1
-    if pending is None:
-        current = game.color_index
-        discard = game.discard_cards
-        top_rank = CARD_RANK[discard[-1]] if discard else -1
-        best_score = -100.0
-        for card in hand:
-            if card >= WILD or CARD_COLOR[card] == current or CARD_RANK[card] == top_rank:
-                score = _ROLLOUT_SCORE[card]
-                if card < WILD:
-                    score += 1.5 * counts[CARD_COLOR[card]]
-                if score > best_score:
-                    best, best_score = card, score
-        if best < 0:
-            return DRAW_MOVE
-    else:
-        kind = pending.kind
-        if kind == "drawn":
-            best = pending.card
-        elif kind == "challenge":
-            return ACCEPT_MOVE
-        elif kind == "color":
-            return _COLOR_CHOICES[color]
-        else:  # a stack
-            top = game.discard_cards[-1]
-            for card in hand:
-                if card == top or (top < WILD and CARD_RANK[card] == DRAW_TWO):
-                    best = card
-                    break
-            if best < 0:
-                return DRAW_MOVE
-    return _play_move(game, seat, best, color,
-                      arguments[best] if arguments is not None else game.play_arguments(best))
-
-
-def _play_move(game: Game, seat: int, card: int, color: int, arguments: PlayArguments) -> Move:
-    """A legal way to play ``card``: in ``color`` if wild, with a target or argument when
-    the card needs one (the smallest other hand; the colour held least to discard)."""
-    if arguments.simple:
-        return _PLAIN[card] if card < WILD else _WILD_PLAYS[card][color]
-    target = _smallest_other(game, seat) if arguments.seat is not None else -1
-    discard = (color + 1) % 4 if arguments.discard_color else -1
-    gift = -1
-    if arguments.give_card:  # give away the card worth most (none when it is the last card)
-        held = list(game.card_hands[seat])
-        held.remove(card)
-        gift = max(held, key=CARD_POINTS.__getitem__, default=-1)
-    return Move.make(PLAY, card, color if arguments.color else -1, target, discard, gift=gift)
-
-
-def _smallest_other(game: Game, seat: int) -> int:
-    hands = game.card_hands
-    best = -1
-    for other in range(game.players):
-        if other != seat and (best < 0 or len(hands[other]) < len(hands[best])):
-            best = other
-    return best
-
-
-def _most_color(hand: list[int]) -> int:
-    counts = [0, 0, 0, 0]
-    for card in hand:
-        if card < WILD:
-            counts[CARD_COLOR[card]] += 1
-    return counts.index(max(counts))
+__all__ = ["ENGINE_BUDGET", "NATIVE_BUDGET", "HardBot", "deal_hidden", "determinize",
+           "fast_rollout_move", "public_game", "rollout_move", "search_moves"]
 
 
 class _EngineSimulator:
@@ -345,7 +102,7 @@ class _NativeSimulator:
                pool: Sequence[int], rng: random.Random) -> Any:
         """The determinization as a core state, built from the sampled cards directly."""
         seed, hands, draw = deal_hidden(view, tracker, pool, rng)
-        pending = _sampled_pending(view, hands)
+        pending = sampled_pending(view, hands)
         return template.sample(seed, hands, draw, pending)
 
     @staticmethod
@@ -392,10 +149,10 @@ class _Node:
 
 ENGINE_BUDGET: Final = 20_000
 """The default budget when the engine simulates (a median well under 100 ms)."""
-NATIVE_BUDGET: Final = 60_000
-"""The default budget when the compiled core simulates: the same search, three times as
-many simulated moves in less time (the decisions differ from ENGINE_BUDGET's, so give
-``budget`` to compare the two simulators)."""
+NATIVE_BUDGET: Final = 120_000
+"""The default budget when the compiled core searches (the whole loop in C): six times as
+many simulated moves in a fraction of the time (the decisions differ from ENGINE_BUDGET's,
+so give ``budget`` to compare the two simulators)."""
 
 
 class HardBot(MediumBot):
@@ -487,6 +244,62 @@ class HardBot(MediumBot):
         the best mean reward, unless ``prior`` (the ``medium`` choice) scores within
         ``prior_margin`` of it.
         """
+        simulator = _simulator(template.rules)
+        deadline = (time.perf_counter() + self.time_limit) if self.time_limit else None
+        budget = self.budget if self.budget is not None else (
+            NATIVE_BUDGET if simulator is _NativeSimulator else ENGINE_BUDGET)
+        option_codes = [move.code for move in options]
+        outcome = None
+        if simulator is _NativeSimulator:
+            outcome = self._core_search(view, template, option_codes, budget, deadline)
+        if outcome is None:
+            outcome = self._python_search(view, template, option_codes, budget, deadline)
+        done, visits, rewards = outcome
+        self.last_iterations = done
+        means = {move: reward / count
+                 for move, count, reward in zip(options, visits, rewards, strict=True) if count}
+        best = max(means, key=means.__getitem__)
+        if prior is not None:
+            if prior.kind == PLAY and not prior.uno and Move.from_code(
+                    prior.code | UNO_BIT) in means:
+                prior = Move.from_code(prior.code | UNO_BIT)
+            if prior in means and means[prior] >= means[best] - self.prior_margin:
+                return prior
+        return best
+
+    def _core_search(self, view: dict[str, Any], template: Game, option_codes: list[int],
+                     budget: int, deadline: float | None
+                     ) -> tuple[int, list[int], list[float]] | None:
+        """:meth:`_python_search` in the compiled core, whole (determinizations, tree,
+        rollouts), the same generator calls: the same result; ``None`` for a hand-written
+        position the core refuses."""
+        tracker = self.tracker
+        seat = tracker.seat
+        hands = view["hands"]
+        sizes = [len(hand) if isinstance(hand, list) else hand for hand in hands]
+        pending = sampled_pending(view, {other: [] for other in range(len(hands))})
+        version, words, gauss = self.rng.getstate()
+        try:
+            base = native_game.SampleTemplate(template).sample(0, {}, [], pending)
+            done, visits, rewards, words = native_game.search(
+                base, seat, option_codes, list(tracker.unseen(view)), sizes,
+                [list(known) for known in tracker.known],
+                [[-1 if limit is None else limit for limit in limits]
+                 for limits in tracker.allowance],
+                list(tracker.named), view["draw_pile"], pending is not None,
+                self.exploration, self.cutoff_sharpness, self.rollout_plies, self.widening,
+                budget, self.iterations if self.iterations is not None else 1 << 30,
+                deadline or 0.0, words)
+        except ValueError:
+            return None
+        self.rng.setstate((version, words, gauss))
+        return done, visits, rewards
+
+    def _python_search(self, view: dict[str, Any], template: Game, option_codes: list[int],
+                       budget: int, deadline: float | None
+                       ) -> tuple[int, list[int], list[float]]:
+        """The search loop in Python (the reference of the core's): iterations done, and
+        visits and summed rewards by root move."""
         rng = self.rng
         seat = self.tracker.seat
         pool = self.tracker.unseen(view)
@@ -495,19 +308,16 @@ class HardBot(MediumBot):
                            if simulator is _NativeSimulator else None)
         root = _Node(None, -1)
         root_children = []
-        option_codes = [move.code for move in options]
         for code in option_codes:
             child = _Node(root, seat)
             root.children[code << 4 | seat] = child
             root_children.append(child)
-        deadline = (time.perf_counter() + self.time_limit) if self.time_limit else None
         exploration = self.exploration
         sharpness = self.cutoff_sharpness
         plies = self.rollout_plies
         widening = self.widening
         done = 0
-        steps_left = self.budget if self.budget is not None else (
-            NATIVE_BUDGET if simulator is _NativeSimulator else ENGINE_BUDGET)
+        steps_left = budget
         iterations = self.iterations if self.iterations is not None else 1 << 30
         while done < iterations and steps_left > 0:
             world = None
@@ -578,17 +388,8 @@ class HardBot(MediumBot):
                 root.visits += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        self.last_iterations = done
-        means = {move: child.reward / child.visits
-                 for move, child in zip(options, root_children, strict=True) if child.visits}
-        best = max(means, key=means.__getitem__)
-        if prior is not None:
-            if prior.kind == PLAY and not prior.uno and Move.from_code(
-                    prior.code | _UNO_BIT) in means:
-                prior = Move.from_code(prior.code | _UNO_BIT)
-            if prior in means and means[prior] >= means[best] - self.prior_margin:
-                return prior
-        return best
+        return (done, [child.visits for child in root_children],
+                [child.reward for child in root_children])
 
 
 BOT_LEVELS["hard"] = HardBot

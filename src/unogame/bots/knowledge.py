@@ -3,8 +3,10 @@
 A seat sees its own hand and the discard pile in its view. From its events (as
 ``Event.for_seat`` gives them) it can also know some cards in other hands: a challenger is
 shown the challenged hand (R5.4), a swap (R5.6, ``seven_zero`` 7) gives the other seat the
-hand this seat held, and passing hands (``pass_hands``, ``seven_zero`` 0) moves every
-known hand along. A known card leaves a hand when that seat plays or discards it.
+hand this seat held, passing hands (``pass_hands``, ``seven_zero`` 0) moves every
+known hand along, and a family's rule may ``reveal`` a hand to everyone or ``give`` a card
+(the giver and the receiver know which). A known card leaves a hand when that seat plays or
+discards it.
 
 It also infers what a hand *lacks*: a seat that draws on its turn (R4.3) is taken to have
 had no card of the colour to match and no wild card; from then on it holds at most as many
@@ -161,10 +163,40 @@ class CardTracker:
             self.named = [self.named[(other - direction) % players] for other in range(players)]
             self.named[seat] = self.named[(seat + direction) % players] = -1
             self.own = None
+        elif kind == "reveal":  # a family's rule shows a hand to everyone (D17)
+            player = event["seat"]
+            if player != seat:
+                self.known[player] = [card_from_code(code) for code in event["hand"]]
+                self.allowance[player] = [None] * CLASSES
+        elif kind == "give":
+            self._give(event)
         elif kind in ("round_over", "deal"):
             self.known = [[] for _ in range(self.players)]
             self.allowance = [[None] * CLASSES for _ in range(self.players)]
             self.named = [-1] * self.players
+
+    def _give(self, event: dict[str, Any]) -> None:
+        """A family's rule moved one card from ``seat`` to ``to``; only those two see which
+        (D17). A third party only knows the receiver holds one card more of some class (and
+        ``sync`` trims the giver's known cards to its hand size)."""
+        player, to, seat = event["seat"], event["to"], self.seat
+        if "card" not in event:
+            for index, value in enumerate(self.allowance[to]):
+                if value is not None:
+                    self.allowance[to][index] = value + 1
+            return
+        card = card_from_code(event["card"])
+        if player == seat:
+            _remove(self.own, card)
+            self.known[to].append(card)
+            value = self.allowance[to][CARD_COLOR[card]]
+            if value is not None:
+                self.allowance[to][CARD_COLOR[card]] = value + 1
+        elif to == seat:
+            if self.own is not None:
+                self.own.append(card)
+            _remove(self.known[player], card)
+            self._spend(player, card)
 
     def _spend(self, player: int, card: int) -> None:
         """A card of a limited class was played: one fewer may be left."""

@@ -176,6 +176,14 @@ def move_to_action(move: Move, seat: int, players: int) -> int:
     return action
 
 
+def code_to_action(code: int, seat: int, players: int) -> int:
+    """:func:`move_to_action` of the move with this code (``Move.code``)."""
+    action = _ACTIONS_BY_MOVE.get((code, seat, players))
+    if action is None:
+        action = move_to_action(Move.from_code(code), seat, players)
+    return action
+
+
 def action_to_move(action: int, seat: int, players: int) -> Move | None:
     """The move ``action`` stands for when ``seat`` acts (``None`` for :data:`NO_REACTION`).
 

@@ -10,6 +10,12 @@ after every move it makes (and after a deal or a jump-in), each other seat that 
 off-turn move (``uno``, ``catch``, a jump-in) gets one step, in
 :func:`~unogame.env.reaction.reaction_order`, with its options plus ``NO_REACTION``.
 
+The fast path (docs/ENV.md, "Speed"): the game is a :class:`~unogame.native.game.NativeGame`
+when the compiled core plays the rules (``native=None``, the default), each decision's
+legal actions and mask are computed once, the seats' memories
+(:class:`~unogame.env.memory.SeenCards`) follow their own events, and an observation is
+written from the game's int readers only when asked (:mod:`unogame.env.encoder`).
+
 >>> core = UnoCore(players=2)
 >>> core.reset(seed=3)
 >>> while not core.over:
@@ -23,18 +29,22 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from ..bots.ismcts import determinize, public_game
+from ..bots.knowledge import CardTracker
 from ..engine import Event, Game, IllegalMoveError, Move, Rules
-from ..engine.cards import CARD_COPIES, card_from_code
-from ..engine.moves import TURN_KINDS
-from .actions import NO_REACTION, NUM_ACTIONS, action_to_move, move_to_action
-from .observation import SeatMemory, encode, rules_features
-from .reaction import reaction_order
+from ..engine.cards import CARD_COPIES, CARD_RANK, WILD_SWAP, card_from_code
+from ..engine.moves import PLAY, TURN_KINDS
+from ..native import supports
+from ..native.game import EV_ROUND_OVER, NativeGame
+from . import encoder
+from .actions import ACTION_NAMES, NO_REACTION, NUM_ACTIONS, action_to_move, code_to_action
+from .memory import SeenCards
+from .observation import rules_features
 
 RewardKind = Literal["share", "points"]
 REWARDS: Final = ("share", "points")
@@ -44,7 +54,8 @@ class UnoCore:
     """One round (or, with ``match=True``, one match to ``rules.target_score``)."""
 
     def __init__(self, players: int, rules: Rules | None = None, match: bool = False,
-                 reward: RewardKind = "share", max_steps: int = 50_000) -> None:
+                 reward: RewardKind = "share", max_steps: int = 50_000,
+                 native: bool | None = None) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
         self.players = players
@@ -52,8 +63,16 @@ class UnoCore:
         self.match = match
         self.reward: RewardKind = reward
         self.max_steps = max_steps
+        can = encoder.NATIVE is not None and supports(self.rules)
+        if native and not can:
+            raise ValueError("the compiled core is not available or cannot play these rules")
+        self.native = can and native is not False
+        """Whether games are played through the compiled core."""
         self._rules_part = rules_features(self.rules)
-        self.game = Game.new(players, self.rules, 0)
+        self._game: Game | NativeGame = Game.new(players, self.rules, 0)
+        self._state: Any = None
+        self._custom_swaps = any(step.what in ("swap", "pass_hands")
+                                 for step in self.rules.custom.steps)
         self.seat = -1
         """The seat that decides now (-1 once the episode is over)."""
         self.on_turn = True
@@ -67,20 +86,47 @@ class UnoCore:
         self.steps = 0
         self.round = 0
         """Rounds dealt in this episode (a new round: bots start afresh)."""
-        self.events: list[Event] = []
-        """The events of the last step (empty after a reset or a new deal)."""
+        self._events: list[Event] = []
+        self._raw: list[tuple[Any, ...]] | None = None  # the core's events, not read yet
         self._queue: list[int] = []
-        self._legal: list[Move] = []
-        self._memories: list[SeatMemory] = []
+        self._codes: dict[int, int] = {}  # the deciding seat's legal actions -> move codes
+        self._actions: list[int] = []
+        self._mask: npt.NDArray[np.int8] | None = None
+        self._seen = SeenCards(players)
+        self._action_of: dict[int, int] = {}  # move code << 4 | seat -> action
+        self._round_scores = [0] * players
         self._match_points = [0.0] * players
+
+    @property
+    def events(self) -> list[Event]:
+        """The events of the last step (empty after a reset or a new deal)."""
+        raw = self._raw
+        if raw is not None:
+            game = self._game
+            assert isinstance(game, NativeGame)
+            self._events, self._raw = game.events_of(raw), None
+        return self._events
+
+    @property
+    def game(self) -> Game | NativeGame:
+        """The game being played (read it; act only through :meth:`step`)."""
+        return self._game
+
+    @game.setter
+    def game(self, game: Game | NativeGame) -> None:
+        self._game = game
+        self._state = game.state if isinstance(game, NativeGame) else None
 
     # ---------------------------------------------------------------- episode
 
     def reset(self, seed: int) -> None:
         """A new game dealt from ``seed`` (same seed, same actions: same episode)."""
-        self.start_from(Game.new(self.players, self.rules, seed))
+        if self.native and -(1 << 63) <= seed < 1 << 63:
+            self.start_from(NativeGame.new(self.players, self.rules, seed))
+        else:
+            self.start_from(Game.new(self.players, self.rules, seed))
 
-    def start_from(self, game: Game) -> None:
+    def start_from(self, game: Game | NativeGame) -> None:
         """An episode from a given game (a NOTATION position, say) of this core's size and
         rules; the seats remember only what their views show."""
         if game.players != self.players or game.rules != self.rules:
@@ -95,41 +141,73 @@ class UnoCore:
         self._new_round()
 
     def _new_round(self) -> None:
-        game = self.game
+        game = self._game
         self.round += 1
-        self._memories = [SeatMemory(seat, self.players) for seat in range(self.players)]
-        for seat, memory in enumerate(self._memories):
-            memory.new_round(game.view(seat))
-        self._queue = reaction_order(game)
+        state = self._state
+        self._seen.new_round(state.export()["discard"] if state is not None
+                             else game.discard_cards)  # type: ignore[union-attr]
+        self._round_scores = list(game.scores)
+        self._queue = self._reaction_order()
         self._next_decision()
+
+    def _legal_codes(self, seat: int) -> list[int]:
+        state = self._state
+        if state is not None:
+            codes: list[int] = state.legal_moves(seat)
+            return codes
+        return [move.code for move in self._game.legal_moves(seat)]
+
+    def _reaction_order(self) -> list[int]:
+        """:func:`~unogame.table.reaction_order` of the game, read through move codes."""
+        state = self._state
+        if state is not None:
+            turn, direction = state.turn, encoder.direction(state)
+        else:
+            turn, direction = self._game.turn, self._game.direction
+        players = self.players
+        seats = [(turn + step * direction) % players for step in range(1, players)]
+        return [seat for seat in seats if self._legal_codes(seat)]
 
     # ---------------------------------------------------------------- reading
 
     def legal_moves(self) -> list[Move]:
         """The moves of the deciding seat (without "no reaction")."""
-        return self._legal
+        return [Move.from_code(code) for code in self._codes.values()]
 
     def legal_actions(self) -> list[int]:
         """The deciding seat's actions, ascending (off turn, ``NO_REACTION`` last)."""
-        if self.over:
-            return []
-        seat, players = self.seat, self.players
-        actions = sorted({move_to_action(move, seat, players) for move in self._legal})
-        if not self.on_turn:
-            actions.append(NO_REACTION)
-        return actions
+        return self._actions[:]
 
     def action_mask(self) -> npt.NDArray[np.int8]:
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[self.legal_actions()] = 1
+        """The deciding seat's legal actions as 0/1 (built once per decision: the same
+        array until the next step; do not change it)."""
+        mask = self._mask
+        if mask is None:
+            ones = bytearray(NUM_ACTIONS)  # faster than numpy for a few entries
+            for action in self._actions:
+                ones[action] = 1
+            mask = self._mask = np.frombuffer(ones, dtype=np.int8)
         return mask
 
     def observe(self, seat: int) -> npt.NDArray[np.float32]:
-        """``seat``'s observation: from ``game.view(seat)`` and its own events only."""
-        view = self.game.view(seat)
-        memory = self._memories[seat]
-        memory.tracker.sync(view)
-        return encode(view, memory, self.rules, self._rules_part)
+        """``seat``'s observation: what ``game.view(seat)`` shows and its own events tell
+        (:mod:`unogame.env.encoder`; equal to ``observation.encode`` of the view)."""
+        state = self._state
+        if state is not None:
+            return encoder.encode_state(state, seat, self._seen, self._rules_part)
+        game = self._game
+        assert isinstance(game, Game)
+        return encoder.encode_game(game, seat, self._seen, self._rules_part)
+
+    def tracker(self, seat: int) -> CardTracker:
+        """A :class:`~unogame.bots.knowledge.CardTracker` of what ``seat`` knows (its own
+        hand and the cards it knows in other hands; no inferred limits)."""
+        tracker = CardTracker(seat, self.players)
+        view = self._game.view(seat)
+        tracker.reset(seat, view["hands"][seat])
+        tracker.known = [cards[:] for cards in self._seen.known[seat]]
+        tracker.sync(view)
+        return tracker
 
     # ---------------------------------------------------------------- copies
 
@@ -141,12 +219,15 @@ class UnoCore:
 
     def detach(self) -> None:
         """Take own copies of the mutable state (after a shallow ``copy.copy``)."""
-        self.game = self.game.copy()
+        self.game = self._game.copy()
         self.rewards = self.rewards[:]
         self.returns = self.returns[:]
-        self.events = []
+        self._events, self._raw = [], None
         self._queue = self._queue[:]
-        self._memories = [memory.copy() for memory in self._memories]
+        self._codes = dict(self._codes)
+        self._actions = self._actions[:]
+        self._mask = None
+        self._seen = self._seen.copy()
         self._match_points = self._match_points[:]
 
     def __deepcopy__(self, memo: dict[int, object]) -> UnoCore:
@@ -159,13 +240,12 @@ class UnoCore:
         ``seat`` sees the same observation and has the same legal actions in the copy;
         the other seats remember only what their new views show.
         """
-        view = self.game.view(seat)
-        memory = self._memories[seat]
-        memory.tracker.sync(view)
+        view = self._game.view(seat)
+        tracker = self.tracker(seat)
         template = public_game(view, seat, self.rules)
-        world = determinize(view, memory.tracker, template, memory.tracker.unseen(view), rng)
-        pending = self.game.pending
-        if pending is not None and pending.kind == "drawn" and seat != self.game.turn:
+        world = determinize(view, tracker, template, tracker.unseen(view), rng)
+        pending = self._game.pending
+        if pending is not None and pending.kind == "drawn" and seat != self._game.turn:
             world = _with_drawn_card(world, seat, rng)
         other = self.clone()
         other.enter_world(world, seat)
@@ -176,15 +256,12 @@ class UnoCore:
         decision: the other seats remember only what their new views show (and the
         public cards played)."""
         self.game = world
-        played = self._memories[seat].played
+        known = self._seen.known
         for index in range(self.players):
             if index != seat:
-                fresh = SeatMemory(index, self.players)
-                fresh.new_round(world.view(index))
-                fresh.played = played[:]
-                self._memories[index] = fresh
+                known[index] = [[] for _ in range(self.players)]
         if not self.over:
-            self._legal = world.legal_moves(self.seat)
+            self._set_decision(self.seat, self.on_turn)
 
     # ---------------------------------------------------------------- acting
 
@@ -197,47 +274,68 @@ class UnoCore:
             raise ValueError("the episode is over: reset first")
         seat = self.seat
         action = int(action)
-        if action == NO_REACTION and not self.on_turn:
-            move = None
-        else:
+        code = self._codes.get(action)
+        if code is None and (action != NO_REACTION or self.on_turn):
             try:
                 move = action_to_move(action, seat, self.players)
             except ValueError as error:
                 raise ValueError(f"illegal action {action}: {error}") from None
-            if move is None or move not in self._legal:
-                raise ValueError(f"illegal action {action} ({move}) for seat {seat}; legal: "
-                                 f"{self.legal_actions()}")
+            raise ValueError(f"illegal action {action} ({ACTION_NAMES[action]}: {move}) for "
+                             f"seat {seat}; legal: {self.legal_actions()}")
         self.rewards = [0.0] * self.players
-        self.events = []
+        self._events, self._raw = [], None
         self.steps += 1
-        if move is not None:
-            if self._apply(seat, move):  # the episode ended, or a new round was dealt
+        self._mask = None
+        if code is not None:
+            if self._apply(seat, code):  # the episode ended, or a new round was dealt
                 return
-            if self.on_turn or move.kind in TURN_KINDS:  # a new moment to react to
-                self._queue = reaction_order(self.game)
+            if self.on_turn or code & 7 in TURN_KINDS:  # a new moment to react to
+                self._queue = self._reaction_order()
         if self.steps >= self.max_steps:
             self.over = self.truncated = True
             self.seat = -1
             return
         self._next_decision()
 
-    def _apply(self, seat: int, move: Move) -> bool:
+    def _apply(self, seat: int, code: int) -> bool:
         """Push the move and tell every seat its events; True if the round ended."""
-        game = self.game
-        winner_score = game.scores[:]
-        try:
-            events = game.push(seat, move)
-        except IllegalMoveError as error:  # legal_moves said yes: a broken invariant
-            raise RuntimeError(f"engine refused a legal move: {error}") from error
-        self.events = events
-        memories = self._memories
-        for event in events:
-            for other, memory in enumerate(memories):
-                memory.observe(event.for_seat(other))
-        if game.winner is None:
+        game = self._game
+        seen = self._seen
+        state = self._state
+        if code & 7 == PLAY and self._may_swap(code):
+            seen.take_hands(state.export()["hands"] if state is not None
+                            else game.card_hands)  # type: ignore[union-attr]
+        if state is not None:
+            try:
+                raw = state.push(seat, code)
+            except ValueError as error:  # legal_moves said yes: a broken invariant
+                raise RuntimeError(f"the core refused a legal move: {error}") from error
+            seen.observe_raw(raw)
+            if raw and raw[-1][0] == EV_ROUND_OVER:  # read now: it reads the state
+                self._events = game.events_of(raw)  # type: ignore[union-attr]
+            else:
+                self._raw = raw  # made into events only if asked
+        else:
+            try:
+                events = game.push(seat, Move.from_code(code))
+            except IllegalMoveError as error:  # legal_moves said yes: a broken invariant
+                raise RuntimeError(f"engine refused a legal move: {error}") from error
+            self._events = events
+            seen.observe(events)
+        winner = game.winner
+        if winner is None:
+            seen.trim(game.hand_sizes())
             return False
-        self._end_round(game.winner, game.scores[game.winner] - winner_score[game.winner])
+        self._end_round(winner, game.scores[winner] - self._round_scores[winner])
         return True
+
+    def _may_swap(self, code: int) -> bool:
+        """Whether a play may swap or pass hands (a 7 or 0 under ``seven_zero``, a Wild
+        Swap Hands, a Wild Customizable whose rule does)."""
+        card = (code >> 3 & 63) - 1
+        if card >= WILD_SWAP:
+            return card == WILD_SWAP or self._custom_swaps
+        return self.rules.seven_zero and CARD_RANK[card] in (0, 7)
 
     def _end_round(self, winner: int, points: int) -> None:
         players = self.players
@@ -268,19 +366,37 @@ class UnoCore:
                                                                  strict=True)]
         self.over = True
         self.seat = -1
-        self._legal = []
+        self._codes = {}
+        self._actions = []
+        self._mask = None
 
     def _next_decision(self) -> None:
-        game = self.game
         queue = self._queue
         while queue:
             seat = queue.pop(0)
-            legal = game.legal_moves(seat)
-            if legal:
-                self.seat, self.on_turn, self._legal = seat, False, legal
+            if self._set_decision(seat, False):
                 return
-        self.seat, self.on_turn = game.turn, True
-        self._legal = game.legal_moves(game.turn)
+        self._set_decision(self._game.turn, True)
+
+    def _set_decision(self, seat: int, on_turn: bool) -> bool:
+        """``seat`` decides now if it has a legal move (its actions read once)."""
+        codes = self._legal_codes(seat)
+        if not codes and not on_turn:
+            return False
+        cache = self._action_of
+        by_action = {}
+        for code in codes:
+            key = code << 4 | seat
+            action = cache.get(key)
+            if action is None:
+                action = cache[key] = code_to_action(code, seat, self.players)
+            by_action[action] = code
+        actions = sorted(by_action)
+        if not on_turn:
+            actions.append(NO_REACTION)
+        self.seat, self.on_turn = seat, on_turn
+        self._codes, self._actions, self._mask = by_action, actions, None
+        return True
 
 
 def _with_drawn_card(world: Game, observer: int, rng: random.Random) -> Game:

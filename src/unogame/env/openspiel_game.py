@@ -37,7 +37,7 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
-from ..engine import Event, Rules
+from ..engine import Event, Game, Rules
 from ..engine.playout import random_step
 from .actions import ACTION_NAMES, NO_REACTION, NUM_ACTIONS
 from .core import UnoCore
@@ -229,7 +229,9 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         if self.core is None:
-            self.core = UnoCore(self.players, self.rules, max_steps=self.max_steps)
+            # the engine's game: OpenSpiel pickles states (the core's are not picklable)
+            self.core = UnoCore(self.players, self.rules, max_steps=self.max_steps,
+                                native=False)
             self.core.reset(int(action))
             self.logs = [SharedLog([_event_text(self.core.game.view(seat))])
                          for seat in range(self.players)]
@@ -342,6 +344,7 @@ class PlayoutEvaluator:
         if core.over:
             return np.array(core.returns)
         game = core.game.copy()
+        assert isinstance(game, Game)  # OpenSpiel's cores play the engine's game
         moves = 0
         while game.winner is None and moves < self.max_moves:
             moves += random_step(game, self.rng)

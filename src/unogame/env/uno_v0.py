@@ -80,6 +80,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS)
                               for agent in self.possible_agents}
         self._rng = random.Random()
+        self._rewarded = False
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -97,6 +98,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         if seed is not None:
             self._rng = random.Random(seed)
         self.core.reset(self._rng.getrandbits(48))
+        self._rewarded = False
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -126,15 +128,17 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         core = self.core
         core.step(int(action))
         self._cumulative_rewards[agent] = 0.0
-        for seat, name in enumerate(self.possible_agents):
-            self.rewards[name] = core.rewards[seat]
+        if core.over or self._rewarded:  # rewards are paid at the end only (all 0 before)
+            self._rewarded = core.over
+            for seat, name in enumerate(self.possible_agents):
+                self.rewards[name] = core.rewards[seat]
+            self._accumulate_rewards()
         if core.over:
             flags = self.truncations if core.truncated else self.terminations
             for name in self.agents:
                 flags[name] = True
         else:
             self.agent_selection = self.possible_agents[core.seat]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -76,11 +76,12 @@ static void next_rng(uno_state *s, py_random *rng) {
 /* Sort by random keys, as list.sort(key=...) does: stable, keys drawn in list order.
  * A key times 2**53 is an exact integer; packed with the card's index it makes distinct
  * 60-bit words, sorted by buckets on the top bits and then insertion. */
-static void shuffle_with(py_random *rng, uint8_t *cards, int count) {
+void uno_shuffle(py_random *rng, uint8_t *cards, int count) {
     uint64_t words[MAX_CARDS], sorted[MAX_CARDS];
     int starts[257] = {0};
-    for (int i = 0; i < count; i++) {
-        uint64_t key = (uint64_t)(py_random_random(rng) * 9007199254740992.0);
+    for (int i = 0; i < count; i++) { /* random() * 2**53, exactly: 27 + 26 bits */
+        uint64_t high = py_random_u32(rng) >> 5;
+        uint64_t key = high << 26 | py_random_u32(rng) >> 6;
         words[i] = key << 7 | (uint64_t)i;
         starts[(key >> 45) + 1]++;
     }
@@ -208,7 +209,7 @@ static int deal(uno_state *s, const uint8_t *deck, int count, uno_log *log) {
         s->draw[s->draw_len++] = (uint8_t)first;
         py_random rng;
         next_rng(s, &rng);
-        shuffle_with(&rng, s->draw, s->draw_len);
+        uno_shuffle(&rng, s->draw, s->draw_len);
         first = s->draw[--s->draw_len];
     }
     s->discard[s->discard_len++] = (uint8_t)first;
@@ -276,18 +277,37 @@ static int choose_dealer(int players, py_random *rng) {
     }
 }
 
-int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed, uno_log *log) {
+int uno_new_seeded(uno_state *s, int players, const uno_rules *rules, int64_t seed,
+                   py_random *rng, uno_log *log) {
     uno_init(s, players, rules, seed);
     if (players * rules->hand_size + 1 > 112) {
         return -1;
     }
-    py_random rng;
-    next_rng(s, &rng);
-    s->dealer = (int8_t)choose_dealer(players, &rng);
+    s->shuffles = 1; /* rng is the first generator, "seed/0" */
+    s->dealer = (int8_t)choose_dealer(players, rng);
     uint8_t deck[MAX_CARDS];
     int count = full_deck(deck);
-    shuffle_with(&rng, deck, count);
+    uno_shuffle(rng, deck, count);
     return deal(s, deck, count, log);
+}
+
+int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed, uno_log *log) {
+    py_random rng;
+    uno_first_rngs(seed, 1, &rng);
+    return uno_new_seeded(s, players, rules, seed, &rng, log);
+}
+
+void uno_first_rngs(int64_t first_seed, int count, py_random *rngs) {
+    char texts[PY_RANDOM_LANES][32];
+    const char *starts[PY_RANDOM_LANES];
+    size_t lengths[PY_RANDOM_LANES];
+    for (int lane = 0; lane < count; lane++) {
+        int length = snprintf(texts[lane], sizeof texts[lane], "%lld/0",
+                              (long long)first_seed + lane);
+        starts[lane] = texts[lane];
+        lengths[lane] = (size_t)length;
+    }
+    py_random_seed_texts(rngs, starts, lengths, count);
 }
 
 int uno_next_round(uno_state *s, uno_log *log) {
@@ -296,7 +316,7 @@ int uno_next_round(uno_state *s, uno_log *log) {
     int count = full_deck(deck);
     py_random rng;
     next_rng(s, &rng);
-    shuffle_with(&rng, deck, count);
+    uno_shuffle(&rng, deck, count);
     return deal(s, deck, count, log);
 }
 
@@ -451,6 +471,36 @@ static int hand_set(const uno_state *s, int seat, uint8_t *out) {
         }
         return n;
     }
+    if (n >= 5) { /* no two cards share a home slot: every card sits at card & 31 */
+        uint32_t low = (uint32_t)seen, high = (uint32_t)(seen >> 32);
+        if (!(low & high)) {
+            uint32_t slots = low | high;
+            int k = 0;
+            while (slots) {
+                int slot = __builtin_ctz(slots);
+                out[k++] = (uint8_t)(low >> slot & 1 ? slot : slot + 32);
+                slots &= slots - 1;
+            }
+            return k;
+        }
+    } else {
+        uint32_t homes = 0; /* the same in the table of 8 slots */
+        for (int i = 0; i < n; i++) {
+            homes |= 1u << (distinct[i] & 7);
+        }
+        if (__builtin_popcount(homes) == n) {
+            int8_t by_home[8];
+            for (int i = 0; i < n; i++) {
+                by_home[distinct[i] & 7] = (int8_t)distinct[i];
+            }
+            int k = 0;
+            while (homes) {
+                out[k++] = (uint8_t)by_home[__builtin_ctz(homes)];
+                homes &= homes - 1;
+            }
+            return k;
+        }
+    }
     int8_t small[8], table[32];
     uint32_t small_used = 0, used = 0;
     int first = n < 5 ? n : 5;
@@ -480,35 +530,91 @@ static int hand_set(const uno_state *s, int seat, uint8_t *out) {
     return k;
 }
 
+/* The cards of a hand that may be played now (R4.1), in set(hand) order: straight from
+ * the bit mask of the hand when the table is sorted or has no collision (most hands), else
+ * through hand_set. */
+static int playable_cards(const uno_state *s, int seat, uint8_t *out) {
+    int color = s->color;
+    int top_rank = s->discard_len ? CARD_RANK[s->discard[s->discard_len - 1]] : -1;
+    uint64_t playable = 0xfULL << CARD_WILD;
+    if (color >= 0 && color < 4) {
+        playable |= 0x1fffULL << (13 * color);
+    }
+    if (top_rank >= 0 && top_rank < 13) {
+        playable |= 0x0000008004002001ULL << top_rank; /* the rank in the four colours */
+    }
+    uint64_t seen = 0;
+    uint32_t homes = 0, collide = 0; /* home slots in the table of 8 */
+    uint8_t by_home[8];
+    const uint8_t *hand = s->hand[seat];
+    int distinct = 0, k = 0;
+    for (int i = 0; i < s->hand_len[seat]; i++) {
+        int card = hand[i];
+        uint64_t bit = 1ULL << card;
+        uint32_t fresh = !(seen & bit), home = 1u << (card & 7);
+        seen |= bit;
+        distinct += (int)fresh;
+        collide |= fresh & ((homes & home) != 0);
+        homes |= home;
+        by_home[card & 7] = (uint8_t)card;
+    }
+    uint32_t low = (uint32_t)seen, high = (uint32_t)(seen >> 32);
+    if (distinct < 5 && !collide) {
+        for (; homes; homes &= homes - 1) {
+            int card = by_home[__builtin_ctz(homes)];
+            out[k] = (uint8_t)card;
+            k += (int)(playable >> card & 1);
+        }
+        return k;
+    }
+    if (distinct >= 19) {
+        for (uint64_t bits = seen & playable; bits; bits &= bits - 1) {
+            out[k++] = (uint8_t)__builtin_ctzll(bits);
+        }
+        return k;
+    }
+    if (distinct >= 5 && !(low & high)) {
+        uint32_t slots = (low & (uint32_t)playable) | (high & (uint32_t)(playable >> 32));
+        for (; slots; slots &= slots - 1) {
+            int slot = __builtin_ctz(slots);
+            out[k++] = (uint8_t)(low >> slot & 1 ? slot : slot + 32);
+        }
+        return k;
+    }
+    uint8_t cards[NUM_CARDS];
+    int n = hand_set(s, seat, cards);
+    for (int i = 0; i < n; i++) {
+        out[k] = cards[i];
+        k += (int)(playable >> cards[i] & 1);
+    }
+    return k;
+}
+
 static void turn_moves(const uno_state *s, int seat, int32_t *moves, int *n) {
     const uno_pending *pending = &s->pending;
     uint8_t cards[NUM_CARDS];
     if (pending->kind == P_NONE) {
-        int color = s->color;
-        int top_rank = s->discard_len ? CARD_RANK[s->discard[s->discard_len - 1]] : -1;
         int two = s->hand_len[seat] == 2;
-        int distinct = hand_set(s, seat, cards);
+        int distinct = playable_cards(s, seat, cards);
         for (int i = 0; i < distinct; i++) {
             int card = cards[i];
-            if (card >= CARD_WILD || CARD_COLOR[card] == color || CARD_RANK[card] == top_rank) {
-                int shape = play_shape(&s->rules, card);
-                if (shape == SHAPE_PLAIN) {
-                    moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 0);
-                    if (two) {
-                        moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 1);
-                    }
-                } else if (shape == SHAPE_COLOR_ONLY) {
-                    for (int c = 0; c < 4; c++) {
-                        moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 0);
-                    }
-                    if (two) {
-                        for (int c = 0; c < 4; c++) {
-                            moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 1);
-                        }
-                    }
-                } else {
-                    play_variants(s, seat, card, moves, n);
+            int shape = play_shape(&s->rules, card);
+            if (shape == SHAPE_PLAIN) {
+                moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 0);
+                if (two) {
+                    moves[(*n)++] = move_encode(K_PLAY, card, -1, -1, -1, 1);
                 }
+            } else if (shape == SHAPE_COLOR_ONLY) {
+                for (int c = 0; c < 4; c++) {
+                    moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 0);
+                }
+                if (two) {
+                    for (int c = 0; c < 4; c++) {
+                        moves[(*n)++] = move_encode(K_PLAY, card, c, -1, -1, 1);
+                    }
+                }
+            } else {
+                play_variants(s, seat, card, moves, n);
             }
         }
         moves[(*n)++] = K_DRAW;
@@ -586,7 +692,7 @@ static int take_card(uno_state *s, uno_log *log) {
         s->discard_len = 1;
         py_random rng;
         next_rng(s, &rng);
-        shuffle_with(&rng, s->draw, count);
+        uno_shuffle(&rng, s->draw, count);
         log_event(log, EV_RESHUFFLE, 1, &count);
     }
     return s->draw[--s->draw_len];

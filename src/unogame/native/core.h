@@ -105,11 +105,19 @@ void uno_init(uno_state *s, int players, const uno_rules *rules, int64_t seed);
 /* Game.new: dealer drawn, first round dealt (its start events into log, which may be
  * NULL). Returns 0, or -1 if it cannot be dealt. */
 int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed, uno_log *log);
+/* uno_new with its first generator given: Random(f"{seed}/0"), e.g. from uno_first_rngs
+ * (the seeding is a third of a random round's time; seeded in lanes it is a fraction). */
+int uno_new_seeded(uno_state *s, int players, const uno_rules *rules, int64_t seed,
+                   py_random *rng, uno_log *log);
+/* The first generators of count (at most PY_RANDOM_LANES) games, seeds first_seed on. */
+void uno_first_rngs(int64_t first_seed, int count, py_random *rngs);
 /* Game.next_round after a round is over (the caller checks that it may). */
 int uno_next_round(uno_state *s, uno_log *log);
 int uno_legal_moves(const uno_state *s, int seat, int32_t *moves);
 /* Apply a move taken from the legal moves. Returns 0, or -1 on a broken invariant. */
 int uno_apply(uno_state *s, int seat, int32_t code, uno_log *log);
 int uno_is_playable(const uno_state *s, int card);
+/* cards.sort(key=lambda _: rng.random()): keys drawn in list order, a stable sort. */
+void uno_shuffle(py_random *rng, uint8_t *cards, int count);
 
 #endif

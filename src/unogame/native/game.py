@@ -214,6 +214,11 @@ class NativeGame:
             raise IllegalMoveError(f"{move} is not a legal move for seat {seat} now") from None
         return self._events(raw)
 
+    def events_of(self, raw: list[tuple[Any, ...]]) -> list[Event]:
+        """The events of ``state.push``'s raw answer (read before the next move: a
+        ``round_over`` reads the state)."""
+        return self._events(raw)
+
     def push_unchecked(self, seat: int, move: Move) -> None:
         self._state.push(seat, move.code, False)
 
@@ -357,3 +362,20 @@ class SampleTemplate:
         pending_tuple = self._pending if pending is None else _pending_tuple(pending)
         return CORE.State.load(self._players, self._table, seed, 0, full, draw, *self._fixed,
                                pending_tuple, *self._seats, -1, -1)
+
+
+def search(base: Any, seat: int, options: list[int], pool: list[int], hand_sizes: list[int],
+           known: list[list[int]], limits: list[list[int]], named: list[int], draw_pile: int,
+           challenge: bool, exploration: float, sharpness: float, plies: int, widening: int,
+           budget: int, iterations: int, deadline: float, rng_state: tuple[int, ...]
+           ) -> tuple[int, list[int], list[float], tuple[int, ...]]:
+    """``bots.ismcts`` IS-MCTS in the core, whole and without the GIL, from ``base`` (a
+    core state of :meth:`SampleTemplate.sample` without the hidden cards): (iterations,
+    visits and summed rewards by option, the generator's state after). ``rng_state`` is
+    ``random.Random.getstate()[1]``; ``limits``: -1 for no limit. ValueError for a position
+    the core refuses."""
+    if CORE is None:
+        raise RuntimeError("the compiled core is not available")
+    return CORE.search(base, seat, options, pool, hand_sizes, known,  # type: ignore[no-any-return]
+                       limits, named, draw_pile, challenge, exploration, sharpness, plies,
+                       widening, budget, iterations, deadline, rng_state)

@@ -1,18 +1,8 @@
 /* unogame.native._core: the compiled core's Python face. Every value coming from Python
  * is checked here; the C below trusts only what passed these checks. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-
-#include "core.h"
+#include "module.h"
 #include "policy.h"
 #include "search.h"
-
-typedef struct {
-    PyObject_HEAD
-    uno_state state;
-} StateObject;
-
-static PyTypeObject StateType;
 
 /* ------------------------------------------------------------------ reading arguments */
 
@@ -596,7 +586,7 @@ static PyGetSetDef State_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyTypeObject StateType = {
+PyTypeObject StateType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "unogame.native._core.State",
     .tp_basicsize = sizeof(StateObject),
@@ -638,16 +628,24 @@ static PyObject *random_rounds(PyObject *module, PyObject *args) {
     if (state == NULL) {
         return PyErr_NoMemory();
     }
-    py_random *rng = PyMem_RawMalloc(sizeof *rng);
+    /* the policy's generator, then the deals' first generators, seeded a batch at a time */
+    py_random *rng = PyMem_RawMalloc(sizeof *rng * (1 + PY_RANDOM_LANES));
     if (rng == NULL) {
         PyMem_RawFree(state);
         return PyErr_NoMemory();
     }
+    py_random *deal_rngs = rng + 1;
     Py_BEGIN_ALLOW_THREADS
     py_random_seed_u64(rng, first_seed);
     for (long i = 0; i < count && !failed; i++) {
         unsigned long long seed = first_seed + (unsigned long long)i;
-        if (uno_new(state, players, &rules, (int64_t)seed, NULL) < 0) {
+        int lane = (int)(i % PY_RANDOM_LANES);
+        if (lane == 0) {
+            long left = count - i;
+            uno_first_rngs((int64_t)seed, left < PY_RANDOM_LANES ? (int)left : PY_RANDOM_LANES,
+                           deal_rngs);
+        }
+        if (uno_new_seeded(state, players, &rules, (int64_t)seed, deal_rngs + lane, NULL) < 0) {
             failed = 1;
             break;
         }
@@ -731,6 +729,11 @@ static PyMethodDef module_methods[] = {
      "Game.new(seed) and play_random_round(Random(seed)) for each seed, without the GIL; "
      "with stream, one Random(first_seed) makes the random choices of every round (as "
      "RLCard's loop does); (moves, wins by seat)."},
+    {"search", core_search, METH_VARARGS,
+     "search(base, seat, options, pool, hand_sizes, known, limits, named, draw_pile, "
+     "challenge, exploration, sharpness, plies, widening, budget, iterations, deadline, "
+     "rng_state): bots.ismcts.HardBot.search without the GIL; rng_state is "
+     "random.Random.getstate()[1]; (iterations, visits, rewards, new rng_state)."},
     {"set_order", set_order, METH_O, "Iteration order of a CPython set (for the tests)."},
     {NULL, NULL, 0, NULL},
 };

@@ -34,11 +34,10 @@ static const uint64_t SHA512_K[80] = {
 static void sha512_block(uint64_t hash[8], const unsigned char block[128]) {
     uint64_t w[80];
     for (int t = 0; t < 16; t++) {
-        uint64_t word = 0;
-        for (int b = 0; b < 8; b++) {
-            word = word << 8 | block[t * 8 + b];
-        }
-        w[t] = word;
+        const unsigned char *b = block + t * 8;
+        w[t] = (uint64_t)b[0] << 56 | (uint64_t)b[1] << 48 | (uint64_t)b[2] << 40
+            | (uint64_t)b[3] << 32 | (uint64_t)b[4] << 24 | (uint64_t)b[5] << 16
+            | (uint64_t)b[6] << 8 | (uint64_t)b[7];
     }
     for (int t = 16; t < 80; t++) {
         uint64_t s0 = ROTR64(w[t - 15], 1) ^ ROTR64(w[t - 15], 8) ^ (w[t - 15] >> 7);
@@ -69,10 +68,10 @@ static void sha512_short(const unsigned char *message, size_t length, unsigned c
         0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
     };
     unsigned char blocks[256];
-    memset(blocks, 0, sizeof blocks);
+    size_t total = (length + 1 + 16 <= 128) ? 128 : 256;
+    memset(blocks, 0, total);
     memcpy(blocks, message, length);
     blocks[length] = 0x80;
-    size_t total = (length + 1 + 16 <= 128) ? 128 : 256;
     uint64_t bits = (uint64_t)length * 8;
     for (int b = 0; b < 8; b++) {
         blocks[total - 1 - b] = (unsigned char)(bits >> (8 * b));
@@ -93,6 +92,7 @@ static void init_by_array(py_random *rng, const uint32_t *key, size_t key_length
     uint32_t *mt = rng->state;
     memcpy(mt, MT_INIT, sizeof MT_INIT); /* init_genrand(rng, 19650218U) */
     rng->index = MT_N;
+    rng->ready = MT_N;
     size_t i = 1, j = 0;
     size_t k = MT_N > key_length ? MT_N : key_length;
     for (; k; k--) {
@@ -118,57 +118,165 @@ static void init_by_array(py_random *rng, const uint32_t *key, size_t key_length
     mt[0] = 0x80000000U;
 }
 
-uint32_t py_random_u32(py_random *rng) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t *mt = rng->state;
-    uint32_t y;
-    if (rng->index >= MT_N) {
-        int kk;
-        for (kk = 0; kk < MT_N - 397; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        for (; kk < MT_N - 1; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + (397 - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[MT_N - 1] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
-        rng->index = 0;
+/* init_by_array for PY_RANDOM_LANES keys of the same length at once: the same steps, one
+ * vector lane per key (GCC/Clang vector extensions; AVX2 when the CPU has it). */
+#if defined(__GNUC__)
+typedef uint32_t lanes_u32 __attribute__((vector_size(4 * PY_RANDOM_LANES)));
+
+static inline __attribute__((always_inline)) void init_by_array_lanes_body(
+    py_random *rngs, uint32_t keys[PY_RANDOM_LANES][32], size_t key_length) {
+    lanes_u32 mt[MT_N];
+    lanes_u32 key[32];
+    for (size_t w = 0; w < MT_N; w++) {
+        mt[w] = (lanes_u32){0} + MT_INIT[w];
     }
-    y = mt[rng->index++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
+    for (size_t w = 0; w < key_length; w++) {
+        for (int lane = 0; lane < PY_RANDOM_LANES; lane++) {
+            key[w][lane] = keys[lane][w] + (uint32_t)w; /* the scalar loop adds j */
+        }
+    }
+    size_t i = 1, j = 0;
+    size_t k = MT_N > key_length ? MT_N : key_length;
+    for (; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j];
+        i++;
+        j++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+        if (j >= key_length) {
+            j = 0;
+        }
+    }
+    for (k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+    }
+    for (size_t w = 1; w < MT_N; w++) {
+        for (int lane = 0; lane < PY_RANDOM_LANES; lane++) {
+            rngs[lane].state[w] = mt[w][lane];
+        }
+    }
+    for (int lane = 0; lane < PY_RANDOM_LANES; lane++) {
+        rngs[lane].state[0] = 0x80000000U;
+        rngs[lane].index = MT_N;
+        rngs[lane].ready = MT_N;
+    }
 }
 
-double py_random_random(py_random *rng) {
-    uint32_t a = py_random_u32(rng) >> 5, b = py_random_u32(rng) >> 6;
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx2"))) static void init_by_array_lanes_avx2(
+    py_random *rngs, uint32_t keys[PY_RANDOM_LANES][32], size_t key_length) {
+    init_by_array_lanes_body(rngs, keys, key_length);
+}
+#endif
+
+static void init_by_array_lanes_plain(py_random *rngs, uint32_t keys[PY_RANDOM_LANES][32],
+                                      size_t key_length) {
+    init_by_array_lanes_body(rngs, keys, key_length);
 }
 
-void py_random_seed_text(py_random *rng, const char *text, size_t length) {
-    /* Python: int.from_bytes(text + sha512(text).digest(), "big"), then its 32-bit words
-     * from the least significant one. The text starts with a non-zero byte. */
-    unsigned char bytes[128];
+static void init_by_array_lanes(py_random *rngs, uint32_t keys[PY_RANDOM_LANES][32],
+                                size_t key_length) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (__builtin_cpu_supports("avx2")) {
+        init_by_array_lanes_avx2(rngs, keys, key_length);
+        return;
+    }
+#endif
+    init_by_array_lanes_plain(rngs, keys, key_length);
+}
+#define HAVE_LANES 1
+#endif
+
+/* The generation after ``state``, words [ready, end) (CPython twists all 624 at once; word
+ * kk reads words kk + 1 and kk + 397 of the old generation, or kk - 227 of the new one,
+ * so twisting in order, a chunk at a time, gives the same words). */
+static void twist_until(py_random *rng, int end) {
+    uint32_t *mt = rng->state;
+    int kk = rng->ready;
+    for (; kk < end && kk < MT_N - 397; kk++) {
+        uint32_t y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+        mt[kk] = mt[kk + 397] ^ (y >> 1) ^ (-(y & 0x1U) & 0x9908b0dfU);
+    }
+    for (; kk < end && kk < MT_N - 1; kk++) {
+        uint32_t y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+        mt[kk] = mt[kk + (397 - MT_N)] ^ (y >> 1) ^ (-(y & 0x1U) & 0x9908b0dfU);
+    }
+    if (kk < end) {
+        uint32_t y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[396] ^ (y >> 1) ^ (-(y & 0x1U) & 0x9908b0dfU);
+        kk++;
+    }
+    rng->ready = kk;
+}
+
+#define TWIST_CHUNK 64
+
+void py_random_complete(py_random *rng) {
+    if (rng->ready < MT_N) {
+        twist_until(rng, MT_N);
+    }
+}
+
+void py_random_refill(py_random *rng) {
+    if (rng->index >= MT_N) {
+        rng->index = 0;
+        rng->ready = 0;
+    }
+    int end = rng->index + TWIST_CHUNK;
+    twist_until(rng, end < MT_N ? end : MT_N);
+}
+
+/* Python: int.from_bytes(text + sha512(text).digest(), "big"), then its 32-bit words from
+ * the least significant one (the text starts with a non-zero byte). Returns the count. */
+static size_t text_key(const char *text, size_t length, uint32_t key[32]) {
+    unsigned char bytes[128], reversed[132];
     size_t total = length + 64;
     memcpy(bytes, text, length);
     sha512_short((const unsigned char *)text, length, bytes + length);
-    uint32_t key[32];
-    size_t words = (total + 3) / 4;
-    for (size_t w = 0; w < words; w++) {
-        uint32_t word = 0;
-        for (size_t b = 0; b < 4; b++) {
-            size_t index_from_end = 4 * w + b; /* byte b of the little-endian word */
-            if (index_from_end < total) {
-                word |= (uint32_t)bytes[total - 1 - index_from_end] << (8 * b);
-            }
-        }
-        key[w] = word;
+    for (size_t i = 0; i < total; i++) {
+        reversed[i] = bytes[total - 1 - i];
     }
+    memset(reversed + total, 0, 4);
+    size_t words = (total + 3) / 4;
+    for (size_t w = 0; w < words; w++) { /* little-endian words of the reversed bytes */
+        const unsigned char *b = reversed + 4 * w;
+        key[w] = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16
+            | (uint32_t)b[3] << 24;
+    }
+    return words;
+}
+
+void py_random_seed_text(py_random *rng, const char *text, size_t length) {
+    uint32_t key[32];
+    size_t words = text_key(text, length, key);
     init_by_array(rng, key, words);
+}
+
+void py_random_seed_texts(py_random *rngs, const char *const *texts, const size_t *lengths,
+                          int count) {
+    uint32_t keys[PY_RANDOM_LANES][32];
+    size_t words[PY_RANDOM_LANES];
+    int same = count == PY_RANDOM_LANES;
+    for (int lane = 0; lane < count; lane++) {
+        words[lane] = text_key(texts[lane], lengths[lane], keys[lane]);
+        same &= words[lane] == words[0];
+    }
+#ifdef HAVE_LANES
+    if (same) {
+        init_by_array_lanes(rngs, keys, words[0]);
+        return;
+    }
+#endif
+    for (int lane = 0; lane < count; lane++) {
+        init_by_array(rngs + lane, keys[lane], words[lane]);
+    }
 }
 
 void py_random_seed_u64(py_random *rng, uint64_t value) {

@@ -18,6 +18,13 @@ client -> server      meaning
 ``hand_to_bot``       host, in a game: ``seat`` of a disconnected player, played by a bot
                       until they come back
 ``rematch``           host, after the match
+``helper``            ``on`` (true/false): the children's helper for one's own seat
+                      (stored with the seats); the room message says ``helper`` for it
+``hint``              helper on: a suggested move; answered by ``hint`` (``version``,
+                      ``move``: a legal move's text or null), one per 3 s
+``replay``            ``game_no``, ``round``: a finished round, answered by ``replay``
+                      (``steps``: the deal, then each move's ``by``, ``stand_in``, the
+                      asker's ``view`` after it and the ``events`` as the asker saw them)
 ``ping``              keeps a connection alive
 ====================  =================================================================
 
@@ -61,6 +68,7 @@ from .. import i18n
 from .cluster import Cluster
 from .commits import close_storage, off_loop
 from .emotes import EMOTES, EmoteAllowance
+from .helper import HINT_GAP, REPLAY_GAP, Gap, hint, replay
 from .hub import Hub, LocalHub, encode
 from .limits import AddressAllowance
 from .manager import Limits, RoomManager, meta
@@ -95,6 +103,8 @@ class Connection:
         self.overflowed = False
         self.closing = False
         self.emotes = EmoteAllowance()
+        self.hints = Gap(HINT_GAP)
+        self.replays = Gap(REPLAY_GAP)
 
     def send_text(self, text: str) -> None:
         try:
@@ -355,6 +365,16 @@ class Server:
         seat = conn.seat
         room.hub.publish(room.code, lambda _: {"type": "emote", "seat": seat, "emote": emote})
 
+    async def on_helper(self, conn: Connection, message: dict[str, Any]) -> None:
+        await self._room(conn).set_helper(conn.seat, message.get("on"))
+
+    async def on_hint(self, conn: Connection, message: dict[str, Any]) -> None:
+        conn.send(await hint(self._room(conn), conn.seat, conn.hints))
+
+    async def on_replay(self, conn: Connection, message: dict[str, Any]) -> None:
+        conn.send(await replay(self._room(conn), conn.seat, message.get("game_no"),
+                               message.get("round"), conn.replays))
+
     def on_ping(self, conn: Connection, message: dict[str, Any]) -> None:
         conn.send({"type": "pong"})
 
@@ -424,7 +444,8 @@ class SecurityHeaders:
 
 
 HANDLED = frozenset({"create", "join", "resume", "watch", "start", "add_bot", "remove", "move",
-                     "next_round", "hand_to_bot", "rematch", "ping", "emote"})
+                     "next_round", "hand_to_bot", "rematch", "ping", "emote", "helper",
+                     "hint", "replay"})
 
 
 def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | None = None,

@@ -10,6 +10,7 @@ checks every move, the storage appends it, and only then do clients hear of it.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 import time
@@ -79,6 +80,9 @@ class Room(RoomPresence):
         self._closed = False
         self.deal: dict[str, Any] | None = None
         self.matches: list[dict[str, Any]] = []
+        self.seeds: dict[str, int] = {}
+        """The deal seeds of the finished matches in ``matches``, by game number (kept for
+        their replays; never sent to a client: they would show every hidden card)."""
         """A stacked deal for every game of the room (``dealer``, ``deck``, ``seed``):
         set from Python only, for tests and prepared lessons; players never send one."""
         self.driving = True
@@ -123,7 +127,7 @@ class Room(RoomPresence):
             "seats": [seat.to_dict() for seat in self.seats],
             "host": self.host, "status": self.status, "game_no": self.game_no,
             "game_seed": self.game_seed, "version_base": self.version_base,
-            "deal": self.deal, "matches": self.matches,
+            "deal": self.deal, "matches": self.matches, "seeds": self.seeds,
         }
 
     async def _store(self, record: dict[str, Any]) -> None:
@@ -180,6 +184,7 @@ class Room(RoomPresence):
         self.version_base = data["version_base"]
         self.deal = data.get("deal")
         self.matches = list(data.get("matches", []))
+        self.seeds = dict(data.get("seeds", {}))
         self.present = {index: self.present_anywhere(index) for index in range(len(self.seats))}
         if self.game_no:
             self._new_game()
@@ -329,17 +334,24 @@ class Room(RoomPresence):
         finished = {"game_no": self.game_no, "results": table.results,
                     "names": [seat.name for seat in self.seats],
                     "winner": table.game.game_winner}
-        await self._begin_game(self.seats, [*self.matches, finished][-MATCHES_KEPT:])
+        matches = [*self.matches, finished][-MATCHES_KEPT:]
+        kept = {str(match["game_no"]) for match in matches}
+        seeds = {number: seed for number, seed in
+                 {**self.seeds, str(self.game_no): self.game_seed}.items() if number in kept}
+        await self._begin_game(self.seats, matches, seeds)
 
     async def _begin_game(self, seats: list[Seat],
-                          matches: list[dict[str, Any]] | None = None) -> None:
+                          matches: list[dict[str, Any]] | None = None,
+                          seeds: dict[str, int] | None = None) -> None:
         seed = self.deal["seed"] if self.deal is not None else secrets.randbits(SEED_BITS)
         matches = self.matches if matches is None else matches
+        seeds = self.seeds if seeds is None else seeds
         await self._store({  # stored first: a failed write changes nothing
             **self.record(), "version_base": self.version + 1, "game_no": self.game_no + 1,
-            "game_seed": seed, "status": PLAYING, "matches": matches,
+            "game_seed": seed, "status": PLAYING, "matches": matches, "seeds": seeds,
             "seats": [seat.to_dict() for seat in seats]})
         self.matches = matches
+        self.seeds = seeds
         self.version_base = self.version + 1
         self.game_no += 1
         self.game_seed = seed
@@ -438,6 +450,39 @@ class Room(RoomPresence):
         self.publish_room()
         self.schedule()
 
+    @one_at_a_time
+    async def set_helper(self, seat: int | None, on: Any) -> None:
+        """A person turns the children's helper on or off for their own seat (stored with
+        the seats, so it survives a restart)."""
+        if seat is None or not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
+            raise RoomError("not_seated", "only a player turns their helper on or off")
+        if type(on) is not bool:
+            raise RoomError("bad_helper", "on: true or false")
+        changed = dataclasses.replace(self.seats[seat], helper=on)
+        await self._store_seats([changed if index == seat else other
+                                 for index, other in enumerate(self.seats)])
+        self.seats[seat].helper = on
+        self.publish_room()
+
+    def replay_source(self, game_no: Any, round_no: Any) -> tuple[int, int, dict[str, Any] | None]:
+        """For a finished round of a game of this room: (players, seed, stacked deal);
+        raises RoomError for a game or round that is not there or not finished."""
+        if type(game_no) is not int or type(round_no) is not int or round_no < 1:
+            raise RoomError("no_replay", "game_no and round: numbers of a finished round")
+        table = self.table
+        if game_no == self.game_no and table is not None:
+            finished = table.round - 1 if table.status == PLAYING else table.round
+            players, seed = table.players, self.game_seed
+        else:
+            match = next((m for m in self.matches if m.get("game_no") == game_no), None)
+            seed_kept = self.seeds.get(str(game_no))
+            if match is None or seed_kept is None:
+                raise RoomError("no_replay", "this game is not kept for replays")
+            finished, players, seed = len(match["results"]), len(match["names"]), seed_kept
+        if round_no > finished:
+            raise RoomError("no_replay", "only a finished round can be replayed")
+        return players, seed, self.deal
+
     def schedule(self) -> None:
         """Plan the game's next step (bots, stand-ins, timers, the next round). A room whose
         people are all gone waits for one of them: its bots do not play on for nobody. With
@@ -465,6 +510,8 @@ class Room(RoomPresence):
             "fill": self.fill, "status": self.status,
             "host": self.host, "you": seat, "spectators": self.watchers(),
             "game_no": self.game_no, "matches": self.matches,
+            "helper": seat is not None and 0 <= seat < len(self.seats)
+            and self.seats[seat].helper,
             "seats": [{"name": info.name, "kind": info.kind, "level": info.level,
                        "connected": info.kind == "bot" or self.present_anywhere(index),
                        "away": infos is not None and index < len(infos)

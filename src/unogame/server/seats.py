@@ -85,15 +85,18 @@ class Seat:
     token_hash: str | None = None
     connected: int = 0
     gone_since: float | None = None
+    helper: bool = False
+    """The children's helper is on for this seat (its person turned it on)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "level": self.level,
-                "token_hash": self.token_hash}
+                "token_hash": self.token_hash, "helper": self.helper}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
         return cls(name=data["name"], kind=data["kind"], level=data.get("level"),
-                   token_hash=data.get("token_hash"), gone_since=time.monotonic())
+                   token_hash=data.get("token_hash"), gone_since=time.monotonic(),
+                   helper=data.get("helper") is True)
 
 
 def parse_settings(data: dict[str, Any]) -> dict[str, Any]:

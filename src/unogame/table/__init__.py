@@ -37,6 +37,12 @@ decision; a front end only chooses *when* to run a request (``opened`` + ``delay
 pacing hint), never *which*, so the same seed and bot levels play the same round in every
 front end.
 
+Each person seat also has a helper bot (the medium bot, told only that seat's events):
+``Table.hint(seat)`` gives a :class:`~unogame.table.hints.HintRequest` to run anywhere,
+which suggests one of the seat's legal moves (the children's helper). An easy bot that
+could catch someone waits its ``catch_delay`` (3.5 s) instead of its ``reaction_delay``,
+so that a child has time to say UNO.
+
 >>> table = Table([SeatSpec("Ann", "random"), SeatSpec("Ben", "easy")], seed=4)
 >>> while table.status == PLAYING:
 ...     step = table.next_step()

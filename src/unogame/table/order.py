@@ -17,6 +17,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from ..bots import Bot
+from ..engine import Move
+from ..engine.moves import CATCH
 from ..engine.state import PlayableGame
 
 
@@ -40,4 +43,21 @@ def reaction_order(game: PlayableGame,
     return sorted(waiting, key=lambda seat: keys[seat])  # sorted() is stable
 
 
-__all__ = ["reaction_order"]
+def reaction_delay(bot: Bot, legal: Sequence[Move]) -> float:
+    """How long after a position appeared a bot's off-turn decision is run: its
+    ``reaction_delay``, or its ``catch_delay`` when that is longer and it could catch
+    someone (an easy bot gives a child time to say UNO).
+
+    >>> from unogame.bots import make_bot
+    >>> reaction_delay(make_bot("easy"), [Move.parse("catch 1")])
+    3.5
+    >>> reaction_delay(make_bot("easy"), [Move.parse("uno")])
+    2.5
+    """
+    delay = bot.reaction_delay
+    if bot.catch_delay is not None and any(move.kind == CATCH for move in legal):
+        delay = max(delay, bot.catch_delay)
+    return delay
+
+
+__all__ = ["reaction_delay", "reaction_order"]

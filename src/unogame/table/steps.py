@@ -43,8 +43,9 @@ class DecisionRequest:
     opened: float
     """The table time at which this position appeared."""
     delay: float
-    """Pacing hint: off turn, the bot's ``reaction_delay`` (a front end that shows the play to
-    people waits about this long after ``opened``); on turn 0 (the front end's think time)."""
+    """Pacing hint: off turn, the bot's ``reaction_delay``, or its ``catch_delay`` when longer
+    and a catch is legal (a front end that shows the play to people waits about this long
+    after ``opened``); on turn 0 (the front end's think time)."""
 
     def decide(self) -> tuple[Move | None, BaseException | None]:
         """Ask the bot (what a worker runs); an exception is returned, not raised."""

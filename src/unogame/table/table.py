@@ -14,7 +14,8 @@ from ..bots import Bot, make_bot
 from ..engine import Event, Game, IllegalMoveError, Move, NotationError, Rules
 from ..engine.moves import TURN_KINDS
 from ..engine.state import PlayableGame
-from .order import reaction_order
+from .hints import HintRequest, helper_bot, hint_request
+from .order import reaction_delay, reaction_order
 from .seats import SeatSpec, TableError, TableSettings, derived_seed
 from .steps import (
     MATCH_OVER,
@@ -101,9 +102,13 @@ class Table:
         self._listeners: list[tuple[int, Bot]] = []
         self._delays: list[float] = []
         self._bots_changed()
+        self._helpers: dict[int, Bot] = {
+            index: helper_bot(derived_seed(seed, index, "hint")) for index in people}
+        """A helper bot per person seat, hearing only that seat's events (hints)."""
         for index, seat in enumerate(self._seats):
             if seat.bot is not None:
                 self._new_round(index, seat.bot)
+        self._helpers_new_round()
         self._record(self.game.start_events())  # round 1's deal and first card too
         self._open()
 
@@ -253,6 +258,7 @@ class Table:
         info.gone_since = None
         info.handed = False
         self.ready.discard(seat)
+        self._helpers.pop(seat, None)
         self._new_round(seat, bot)
         self._bots_changed()
         if seat == self.host:
@@ -356,6 +362,18 @@ class Table:
         assert move is not None
         return BotPlay(seat, move, request.version, request.stand_in, failure)
 
+    def hint(self, seat: int | None) -> HintRequest | None:
+        """A move to suggest to a person's ``seat`` (the children's helper), to be run
+        anywhere with :meth:`HintRequest.decide`; ``None`` when the seat has no legal move
+        now. Built from the seat's view, legal moves and own events only."""
+        if seat is None or seat not in self._helpers:
+            return None
+        legal = self.legal_moves(seat)
+        if not legal:
+            return None
+        return hint_request(seat, self.version, self.game.view(seat), legal,
+                            self._helpers[seat])
+
     def cancel(self, request: DecisionRequest) -> None:
         """Take back a request the front end will not run after all (it is asked again)."""
         if request is self._out:
@@ -390,6 +408,7 @@ class Table:
             for bot in (info.bot, info.stand_in):
                 if bot is not None:
                     self._new_round(index, bot)
+        self._helpers_new_round()
         self._record(events)
         self._open()
         return events
@@ -429,7 +448,7 @@ class Table:
         stand_in = self._seats[seat].bot is None
         request = DecisionRequest(seat, self.version, self.game.view(seat), tuple(legal), bot,
                                   on_turn, stand_in, self._opened,
-                                  0.0 if on_turn else bot.reaction_delay)
+                                  0.0 if on_turn else reaction_delay(bot, legal))
         self._out = request
         return request
 
@@ -445,6 +464,11 @@ class Table:
         rules = self.game.rules
         self._tell(bot, lambda: bot.new_round(seat, view, rules))
 
+    def _helpers_new_round(self) -> None:
+        rules = self.game.rules
+        for index, helper in self._helpers.items():
+            helper.new_round(index, self.game.view(index), rules)
+
     def _record(self, events: Sequence[Event]) -> None:
         number = self.round
         self._log.extend([(number, event) for event in events])
@@ -456,6 +480,8 @@ class Table:
                 self._round_over_at = self.now
             if event.type in TABLE_EVENT_KINDS:
                 continue
+            for index, helper in self._helpers.items():
+                helper.observe(event.for_seat(index))
             busy = self._out.bot if self._out is not None else None
             for index, bot in self._listeners:
                 if bot is busy:  # it thinks elsewhere: it hears this once it has answered

@@ -3,8 +3,10 @@
 
 import { enterRoom, reconnect, send } from "./connection.js";
 import { builderAction, builderInput, chosenRule, refreshExplanation } from "./custom_rule.js";
+import { helperAction } from "./helper.js";
 import { loadLanguage, t } from "./i18n.js";
 import { PRESETS, SWITCHES } from "./presets.js";
+import { replayAction, replayOpen } from "./replay.js";
 import { muted, setMuted } from "./sound.js";
 import { S, changed, legalMoves, sortedHand, tokenKey, typedCode } from "./state.js";
 import { toast } from "./toast.js";
@@ -177,6 +179,7 @@ app.addEventListener("click", (event) => {
   if (action === "home") { event.preventDefault(); leaveRoom(); return; }
   if (action === "leave-yes") { S.confirmLeave = false; leaveRoom(); return; }
   if (action === "lang") { loadLanguage(target.dataset.lang).then(changed); return; }
+  if (helperAction(action) || replayAction(target)) { changed(); return; }
   SIMPLE[action]?.(target);
   changed();
 });
@@ -195,7 +198,8 @@ document.addEventListener("keydown", (event) => {
   }
   if (event.target.matches("input, select, textarea")) return;
   if (event.key === "Escape") {
-    if (S.showRules) S.showRules = false;
+    if (replayOpen()) replayAction({ dataset: { action: "replay-close" } });
+    else if (S.showRules) S.showRules = false;
     else if (S.confirmLeave) S.confirmLeave = false;
     else if (S.dialog) S.dialog = null;
     else if (S.showScores) S.showScores = false;

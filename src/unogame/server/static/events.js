@@ -31,7 +31,9 @@ function surprise(event, events) {
     case "swap": {
       const [a, b] = event.seats;
       event.seats.forEach((seat) => S.hits.add(seat));
-      if (S.seat === a || S.seat === b) return t("web.surprise.swap_you", { name: seatName(S.seat === a ? b : a) });
+      // The swap's first seat made it: "Anna swapped hands with you" / "You swapped hands with Ben".
+      if (S.seat === b) return t("web.surprise.swap_you", { name: seatName(a) });
+      if (S.seat === a) return t("web.surprise.you_swapped", { name: seatName(b) });
       return t("web.log.swap", { a: seatName(a), b: seatName(b) });
     }
     case "pass_hands": return t("web.surprise.pass_hands");
@@ -45,7 +47,7 @@ function surprise(event, events) {
 
 export function announce(events) {
   const lines = events.map((event) => surprise(event, events)).filter(Boolean);
-  if (lines.length) toast(lines.slice(-3).join(" · "), true);
+  if (lines.length) toast(lines.join(" · "), true);  // all of them: each may hit this player
 }
 
 // A Wild Customizable's effect in words (with its number), naming the player it hit.

@@ -1,11 +1,13 @@
 // The server's messages reduced into the store, with their effects (sounds, lines).
 
 import { flushQueuedMove } from "./connection.js";
+import { onHint } from "./helper.js";
 import { refusalText } from "./custom_rule.js";
 import { announce } from "./events.js";
 import { has, t } from "./i18n.js";
 import { play as playSound, soundFor } from "./sound.js";
 import { S, changed, seatName, tokenKey } from "./state.js";
+import { onReplay, replayFailed } from "./replay.js";
 import { toast } from "./toast.js";
 import { moveRefusalText } from "./words.js";
 
@@ -24,7 +26,10 @@ export function onMessage(message) {
       S.roomInfo = message;
       S.seat = message.you;
       break;
-    case "state":
+    case "state": {
+      // A game (or a rematch) starting under our eyes comes as a whole state: its first
+      // card's surprises (a Draw Two turned up...) are announced as any other's.
+      const opening = S.game !== null && message.view && (!S.game.view || S.game.status === "match_over");
       S.hits = new Set();
       S.game = message;
       setCountdowns(message);
@@ -34,8 +39,13 @@ export function onMessage(message) {
       for (const event of S.log) if (["custom", "play", "pass", "draw"].includes(event.type)) onEvent(event, false);
       S.dialog = null;
       trackChanges(true);
+      if (opening) {
+        const dealt = S.log.map((event) => event.type).lastIndexOf("deal");
+        if (dealt >= 0) announce(S.log.slice(dealt));
+      }
       flushQueuedMove(message);
       break;
+    }
     case "update": {
       S.game = message;
       setCountdowns(message);
@@ -56,6 +66,12 @@ export function onMessage(message) {
       toast(`${seatName(message.seat)}: ${t(`web.emote.${message.emote}`)}`);
       S.bubbles.set(message.seat, t(`web.emote.${message.emote}`));
       setTimeout(() => { S.bubbles.delete(message.seat); changed(); }, 3000);
+      break;
+    case "hint":
+      onHint(message);
+      break;
+    case "replay":
+      onReplay(message);
       break;
     case "removed":
       localStorage.removeItem(tokenKey(S.code));
@@ -90,7 +106,8 @@ function onEvent(event, live) {
     if (live && event.winner === S.seat) S.celebrate = { seat: event.winner, match: S.game?.status === "match_over", at: Date.now() };
   }
   if (event.type === "challenge" && event.hand) S.reveal = event;
-  if (event.type === "catch" && event.target === S.seat) toast(t("web.toast.caught", { name: seatName(event.seat) }));
+  // A catch of this player is announced with the penalty it brings (events.js): a toast
+  // here would cover the "+2" line.
   if (event.type === "deal") { S.roundOver = null; S.celebrate = null; }
 }
 
@@ -119,6 +136,7 @@ function onError(message) {
     return;
   }
   if (message.code === "stale") { toast(t("web.error.stale")); return; }
+  if (message.code === "no_replay" || message.code === "replay_limited") replayFailed();
   if (message.refusal) { toast(moveRefusalText(message.refusal)); return; }
   if (message.code === "bad_rule") {  // the Wild Customizable rule: why, in the reader's language
     S.homeError = refusalText(message.reason, message.fields ?? {}, t);

@@ -36,6 +36,8 @@ export const S = {
   bots: [],
   form: {},
   watching: false,
+  hint: null, // the helper's last hint: {version, move} (helper.js)
+  replay: null, // a round being replayed: {gameNo, round, seat, steps, index} (replay.js)
 };
 
 const listeners = [];

@@ -4,6 +4,7 @@
 import { t } from "./i18n.js";
 import { Region } from "./regions.js";
 import { S, screenOf, secondsLeft } from "./state.js";
+import { hintLine } from "./helper.js";
 import { rulesDialog, overlay } from "./view_dialogs.js";
 import { dock } from "./view_hand.js";
 import { homeScreen, joinScreen, restoreForm } from "./view_home.js";
@@ -25,6 +26,7 @@ const SCREENS = {
   game: {
     main: () => `game seats-${S.game.view.players > 6 ? "many" : "few"}`,
     regions: [new Region("ring", ring), new Region("status", statusLine), new Region("announce", announceBanner),
+      new Region("hint", hintLine),
       new Region("dock", dock), new Region("nav", gameNav), new Region("emotes", emoteBar), new Region("log", logView),
       new Region("overlay", overlay), new Region("celebration", celebration)],
   },

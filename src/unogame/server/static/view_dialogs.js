@@ -6,6 +6,7 @@ import { cardSVG as cardMarkup, colorBadge as badgeMarkup } from "./cards.js";
 import { html, raw } from "./html.js";
 import { cardName, t } from "./i18n.js";
 import { S, legalMoves, myTurn, pressedNext, seatName } from "./state.js";
+import { replayDialog, replayOpen } from "./replay.js";
 import { roundDialog, scoresDialog } from "./view_scores.js";
 import { dialogShell } from "./view_shell.js";
 import { mySeat } from "./view_table.js";
@@ -81,6 +82,7 @@ export function overlay() {
   const me = mySeat(view);
   const legal = legalMoves();
   if (S.confirmLeave) return leaveDialog();
+  if (replayOpen()) return replayDialog();
   if (S.dialog) return playDialog(S.dialog);
   if (S.reveal) return revealDialog();
   if (me !== null && view.pending?.kind === "color" && myTurn()) {

@@ -3,6 +3,7 @@
 // a card that is still there (regions.js): the one under your finger stays.
 
 import { cardSVG as cardMarkup, splitCode } from "./cards.js";
+import { cardClasses, hintButton } from "./helper.js";
 import { html, raw } from "./html.js";
 import { cardName, t } from "./i18n.js";
 import { S, legalMoves, myTurn, sortedHand } from "./state.js";
@@ -39,7 +40,7 @@ function handView(view, legal, me) {
     const isNew = (fresh.get(code) ?? 0) > 0;
     if (isNew) fresh.set(code, fresh.get(code) - 1);
     const tip = code === "WC" ? customRuleText() : null;
-    return html`<li data-key="${code}#${nth}"><button class="card ${playable ? "playable" : deciding ? "dim" : ""} ${isNew ? "new" : ""}"
+    return html`<li data-key="${code}#${nth}"><button class="card ${playable ? "playable" : deciding ? "dim" : ""} ${isNew ? "new" : ""} ${cardClasses(code, playable)}"
       data-card="${code}" data-focus="card-${code}-${nth}" aria-label="${label}" ${playable ? "" : raw('aria-disabled="true"')}
       ${tip ? html`title="${tip}"` : ""}>
       ${raw(cardMarkup(code))}</button></li>`;
@@ -74,6 +75,7 @@ function actionBar(view, legal) {
     buttons.push(html`<button data-action="reopen-challenge">${t("common.move.challenge")} / ${t("common.move.accept")}</button>`);
   }
   if (S.unoArmed) buttons.push(html`<span class="hint">${t("web.uno_armed")}</span>`);
+  buttons.push(hintButton(legal));
   return html`<div class="actions">${buttons}</div>`;
 }
 

@@ -1,5 +1,6 @@
 // The lobby: the room's code, invite link and QR code; the seats and the host's controls.
 
+import { helperToggle } from "./helper.js";
 import { html } from "./html.js";
 import { t } from "./i18n.js";
 import { S, displayName, spacedCode } from "./state.js";
@@ -52,7 +53,7 @@ export function seatsPanel() {
   const rules = Object.entries(info.rules);
   return html`<section class="panel">
       <h2>${t("web.players", { count: info.seats.length, capacity: info.capacity })}</h2>
-      <ul class="seats">${seats}${empty}</ul>
+      <ul class="seats">${seats}${empty}</ul>${helperToggle()}
       ${info.spectators ? html`<p class="muted">${t("web.spectators", { count: info.spectators })}</p>` : ""}
       ${rules.length ? html`<p class="muted">${t("web.house_rules")}: ${rules.map(([k, v]) => ruleText(k, v)).join(" · ")}</p>` : ""}
       <p class="muted">${info.fill ? t("web.lobby_fill", { level: t(`common.level.${info.fill}`) }) : t("web.lobby_no_fill")}

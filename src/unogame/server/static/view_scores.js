@@ -4,6 +4,7 @@
 import { cardSVG as cardMarkup } from "./cards.js";
 import { html, raw } from "./html.js";
 import { cardName, t } from "./i18n.js";
+import { replayButton } from "./replay.js";
 import { S, displayName, seatName } from "./state.js";
 import { dialogShell } from "./view_shell.js";
 import { nextRoundCountdown } from "./view_table.js";
@@ -23,7 +24,8 @@ export function roundDialog() {
     const gained = event.points.reduce((a, b) => a + b, 0);
     body.push(html`<p>${t("web.round_winner", { name: seatName(event.winner), points: gained })}</p>
       <table class="round-table"><thead><tr><th>${t("web.player")}</th><th>${t("web.cards_left")}</th>
-      <th>${t("web.hand_points")}</th><th>${t("web.total")}</th></tr></thead><tbody>${rows}</tbody></table>`);
+      <th>${t("web.hand_points")}</th><th>${t("web.total")}</th></tr></thead><tbody>${rows}</tbody></table>
+      ${replayButton(S.roomInfo?.game_no, game.results.length)}`);
   }
   if (over) {
     body.push(html`<p class="match-winner celebrate">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>${scoreTable()}${pastMatches()}`);
@@ -42,7 +44,7 @@ function scoreTable() {
   const results = S.game?.results ?? [];
   const n = S.game.view.players;
   const head = Array.from({ length: n }, (_, seat) => html`<th scope="col">${seatName(seat)}</th>`);
-  const rows = results.map((result, index) => html`<tr><th scope="row">${t("web.round_n", { number: index + 1 })}</th>
+  const rows = results.map((result, index) => html`<tr><th scope="row">${t("web.round_n", { number: index + 1 })}${replayButton(S.roomInfo?.game_no, index + 1)}</th>
     ${result.scores.map((score, seat) => html`<td class="num ${seat === result.winner ? "winner" : ""}">${score}</td>`)}</tr>`);
   return html`<div class="table-scroll"><table class="score-table"><thead><tr><th></th>${head}</tr></thead><tbody>${rows.length ? rows :
     html`<tr><td colspan="${n + 1}">${t("web.no_rounds")}</td></tr>`}</tbody></table></div>
@@ -60,7 +62,7 @@ function pastMatches() {
   const blocks = [...matches].reverse().map((match, index) => {
     const names = match.names ?? [];
     const head = names.map((name, seat) => html`<th scope="col">${displayName({ ...(S.roomInfo.seats[seat] ?? {}), name })}</th>`);
-    const rows = match.results.map((result, round) => html`<tr><th scope="row">${t("web.round_n", { number: round + 1 })}</th>
+    const rows = match.results.map((result, round) => html`<tr><th scope="row">${t("web.round_n", { number: round + 1 })}${replayButton(match.game_no, round + 1)}</th>
       ${result.scores.map((score, seat) => html`<td class="num ${seat === result.winner ? "winner" : ""}">${score}</td>`)}</tr>`);
     const winner = match.winner === null || match.winner === undefined ? "" : names[match.winner] ?? "";
     return html`<details class="past-match" ${index === 0 ? "open" : ""}><summary>${t("web.past_match", { number: matches.length - index })}

@@ -3,6 +3,7 @@
 
 import { backSVG as backMarkup, cardSVG as cardMarkup, colorBadge as badgeMarkup } from "./cards.js";
 import { logLine } from "./events.js";
+import { helperToggle } from "./helper.js";
 import { html, raw } from "./html.js";
 import { cardName, t } from "./i18n.js";
 import { EMOTES } from "./messages.js";
@@ -136,7 +137,7 @@ export function announceBanner() {
 export function gameNav() {
   const houseRules = activeRules();
   const rulesLine = houseRules.length ? html`<button class="ghost small rules-line" data-action="rules">${t("web.house_rules")}: ${houseRules.map(([name]) => name).join(" · ")}</button>` : "";
-  return html`<nav class="game-nav">${rulesLine}
+  return html`<nav class="game-nav">${rulesLine}${helperToggle()}
       <button class="ghost" data-action="scores" data-focus="scores">${t("web.scoreboard")}</button>
       <button class="ghost" data-action="log" data-focus="log" aria-expanded="${String(S.showLog)}">${t("web.log")}</button>
       ${S.seat !== null ? html`<button class="ghost" data-action="emotes" aria-expanded="${String(S.showEmotes)}">${t("web.react")}</button>` : ""}

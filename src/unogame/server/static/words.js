@@ -1,6 +1,7 @@
 // The room's rules and the engine's refusals in the reader's language.
 
 import { describeRule } from "./custom_rule.js";
+import { helperOn, refusalKey, simpleParams } from "./helper.js";
 import { cardName, has, t } from "./i18n.js";
 import { S, seatName } from "./state.js";
 
@@ -57,11 +58,12 @@ function refusalParam(name, value) {
   return String(value);
 }
 
+// With the children's helper on: in simple words, without the rule's number.
 export function moveRefusalText(reason) {
-  const key = `web.why.${reason.code}`;
+  const key = refusalKey(reason.code);
   if (!has(key)) return reason.text;
-  const params = Object.fromEntries(Object.entries(reason.params ?? {}).map(([k, v]) => [k, refusalParam(k, v)]));
-  return reason.rule ? `${t(key, params)} (${reason.rule})` : t(key, params);
+  const params = simpleParams(reason, Object.fromEntries(Object.entries(reason.params ?? {}).map(([k, v]) => [k, refusalParam(k, v)])));
+  return reason.rule && !helperOn() ? `${t(key, params)} (${reason.rule})` : t(key, params);
 }
 
 export function whyNot(card) {

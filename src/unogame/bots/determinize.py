@@ -1,0 +1,90 @@
+"""Determinizations for ``hard``: full games consistent with what one seat has seen."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine import Game
+from ..engine.cards import CARD_COLOR, COLORS, WILD
+from ..engine.state import Pending
+from .knowledge import CardTracker
+
+
+def deal_hidden(view: dict[str, Any], tracker: CardTracker, pool: Sequence[int],
+                rng: random.Random) -> tuple[int, dict[int, list[int]], list[int]]:
+    """A sample of the hidden cards consistent with ``view`` and what ``tracker`` knows:
+    (a seed for the sampled game, the other seats' hands, the draw pile top card last).
+
+    ``pool`` holds the unseen cards. They are dealt at random into the other hands (after
+    the cards known to be there) and the draw pile.
+    """
+    seed = rng.getrandbits(32)
+    cards = list(pool)
+    key = rng.random
+    cards.sort(key=lambda _: key())  # as the engine shuffles: faster than rng.shuffle
+    seat = tracker.seat
+    hands = view["hands"]
+    allowances = tracker.allowance
+    dealt: dict[int, list[int]] = {}
+    # Seats with limits (cards they cannot hold) are dealt first, from the cards they may hold.
+    order = sorted((other for other in range(len(hands)) if other != seat),
+                   key=lambda other: all(limit is None for limit in allowances[other]))
+    for other in order:
+        size = hands[other]
+        known = tracker.known[other][:size]
+        hand = list(known)
+        need = size - len(known)
+        limits = allowances[other]
+        named = tracker.named[other]
+        if need and named >= 0 and not any(CARD_COLOR[card] == named for card in hand):
+            for index in range(len(cards) - 1, -1, -1):  # it holds the colour it named
+                if CARD_COLOR[cards[index]] == named:
+                    hand.append(cards.pop(index))
+                    need -= 1
+                    break
+        if need and any(limit is not None for limit in limits):
+            left = [limit if limit is not None else size for limit in limits]
+            kept = []
+            for card in cards:
+                if need and left[CARD_COLOR[card]] > 0:
+                    left[CARD_COLOR[card]] -= 1
+                    hand.append(card)
+                    need -= 1
+                else:
+                    kept.append(card)
+            cards = kept
+        if need:
+            hand.extend(cards[len(cards) - need:])
+            del cards[len(cards) - need:]
+        while len(hand) < size:  # only with an inconsistent hand-written position
+            hand.append(rng.randrange(WILD))
+        dealt[other] = hand
+    return seed, dealt, cards[:view["draw_pile"]]
+
+
+def sampled_pending(view: dict[str, Any], hands: dict[int, list[int]]) -> Pending | None:
+    """A pending challenge judged on the sampled hand (the view hides the verdict)."""
+    pending = view["pending"]
+    if pending is not None and pending["kind"] == "challenge" and "guilty" not in pending:
+        color = COLORS.index(pending["color"]) if pending.get("color") else -1
+        guilty = any(CARD_COLOR[card] == color for card in hands[pending["by"]])
+        return Pending("challenge", by=pending["by"], color=color, guilty=guilty,
+                       amount=pending.get("amount", 4))
+    return None
+
+
+def determinize(view: dict[str, Any], tracker: CardTracker, template: Game,
+                pool: Sequence[int], rng: random.Random) -> Game:
+    """A full game consistent with ``view`` and what ``tracker`` knows (see
+    :func:`deal_hidden`); ``template`` holds the public state and this seat's hand (see
+    :func:`public_game`), the hidden cards go in with :meth:`Game.resample`."""
+    seed, hands, draw = deal_hidden(view, tracker, pool, rng)
+    return template.resample(hands, draw, seed)
+
+
+def public_game(view: dict[str, Any], seat: int, rules: Any) -> Game:
+    """A game holding what ``seat`` sees: its hand, the discard pile and the public state
+    (other hands and the draw pile are left empty, to be filled by :func:`determinize`)."""
+    return Game.from_view(view, rules)

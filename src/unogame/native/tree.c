@@ -1,0 +1,330 @@
+#define _POSIX_C_SOURCE 199309L
+#include "tree.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "search.h"
+
+/* ------------------------------------------------------------------ determinizations */
+
+/* rng.randrange(52) (CPython: getrandbits(6) until below 52). */
+static int randrange_wild(py_random *rng) {
+    for (;;) {
+        int value = (int)(py_random_u32(rng) >> 26);
+        if (value < CARD_WILD) {
+            return value;
+        }
+    }
+}
+
+static int has_limits(const uno_sample_spec *spec, int seat) {
+    for (int c = 0; c < CARD_CLASSES; c++) {
+        if (spec->limit[seat][c] >= 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* bots.ismcts.deal_hidden and _sampled_pending, into a copy of base. */
+static void sample_world(const uno_state *base, const uno_sample_spec *spec, py_random *rng,
+                         uno_state *world) {
+    *world = *base;
+    world->seed = (int64_t)py_random_u32(rng); /* rng.getrandbits(32) */
+    world->shuffles = 0;
+    uint8_t cards[MAX_CARDS];
+    int count = spec->pool_length;
+    memcpy(cards, spec->pool, (size_t)count);
+    uno_shuffle(rng, cards, count);
+    int order[MAX_PLAYERS], n = 0;
+    for (int pass = 0; pass < 2; pass++) { /* seats with limits first (a stable sort) */
+        for (int other = 0; other < world->players; other++) {
+            if (other != spec->seat && has_limits(spec, other) == !pass) {
+                order[n++] = other;
+            }
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        int other = order[k], size = spec->hand_size[other];
+        uint8_t *hand = world->hand[other];
+        int length = spec->known_length[other] < size ? spec->known_length[other] : size;
+        memcpy(hand, spec->known[other], (size_t)length);
+        int need = size - length;
+        int named = spec->named[other];
+        if (need && named >= 0) {
+            int holds = 0;
+            for (int i = 0; i < length; i++) {
+                holds |= CARD_COLOR[hand[i]] == named;
+            }
+            for (int index = count - 1; index >= 0 && !holds; index--) {
+                if (CARD_COLOR[cards[index]] == named) {
+                    hand[length++] = cards[index];
+                    memmove(cards + index, cards + index + 1, (size_t)(count - index - 1));
+                    count--;
+                    need--;
+                    break;
+                }
+            }
+        }
+        if (need && has_limits(spec, other)) {
+            int left[CARD_CLASSES], kept = 0;
+            for (int c = 0; c < CARD_CLASSES; c++) {
+                left[c] = spec->limit[other][c] >= 0 ? spec->limit[other][c] : size;
+            }
+            for (int i = 0; i < count; i++) {
+                int card = cards[i];
+                if (need && left[CARD_COLOR[card]] > 0) {
+                    left[CARD_COLOR[card]]--;
+                    hand[length++] = (uint8_t)card;
+                    need--;
+                } else {
+                    cards[kept++] = (uint8_t)card;
+                }
+            }
+            count = kept;
+        }
+        if (need) { /* hand.extend(cards[len(cards) - need:]), Python's slice clamped */
+            int start = count - need;
+            if (start < 0) {
+                start = start + count > 0 ? start + count : 0;
+            }
+            memcpy(hand + length, cards + start, (size_t)(count - start));
+            length += count - start;
+            count = start;
+        }
+        while (length < size) { /* only with an inconsistent hand-written position */
+            hand[length++] = (uint8_t)randrange_wild(rng);
+        }
+        world->hand_len[other] = (uint8_t)length;
+    }
+    int draw = spec->draw_pile < count ? spec->draw_pile : count;
+    memcpy(world->draw, cards, (size_t)draw);
+    world->draw_len = (uint8_t)draw;
+    if (spec->challenge) {
+        int by = world->pending.by, guilty = 0;
+        for (int i = 0; i < world->hand_len[by]; i++) {
+            guilty |= CARD_COLOR[world->hand[by][i]] == world->pending.color;
+        }
+        world->pending.guilty = (uint8_t)guilty;
+    }
+}
+
+/* ------------------------------------------------------------------ the tree */
+
+typedef struct {
+    int32_t key; /* move code << 4 | seat */
+    int parent, first_child, next_sibling, seat;
+    long visits, avail;
+    double reward;
+} tree_node;
+
+typedef struct {
+    tree_node *nodes;
+    int length, capacity;
+} tree_arena;
+
+static int new_node(tree_arena *tree, int parent, int seat, int32_t key) {
+    if (tree->length == tree->capacity) {
+        int capacity = tree->capacity ? tree->capacity * 2 : 4096;
+        tree_node *grown = realloc(tree->nodes, sizeof *grown * (size_t)capacity);
+        if (grown == NULL) {
+            return -1;
+        }
+        tree->nodes = grown;
+        tree->capacity = capacity;
+    }
+    int index = tree->length++;
+    tree_node *node = tree->nodes + index;
+    node->key = key;
+    node->parent = parent;
+    node->first_child = -1;
+    node->next_sibling = -1;
+    node->seat = seat;
+    node->visits = 0;
+    node->avail = 1;
+    node->reward = 0.0;
+    if (parent >= 0) { /* appended: the children keep their order of creation */
+        int *link = &tree->nodes[parent].first_child;
+        while (*link >= 0) {
+            link = &tree->nodes[*link].next_sibling;
+        }
+        *link = index;
+    }
+    return index;
+}
+
+static int find_child(const tree_arena *tree, int parent, int32_t key) {
+    for (int child = tree->nodes[parent].first_child; child >= 0;
+         child = tree->nodes[child].next_sibling) {
+        if (tree->nodes[child].key == key) {
+            return child;
+        }
+    }
+    return -1;
+}
+
+static double monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+static int root_legal(const uno_state *s, int seat, int32_t code) {
+    int32_t moves[MAX_MOVES];
+    int n = uno_legal_moves(s, seat, moves);
+    for (int i = 0; i < n; i++) {
+        if (moves[i] == code) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* One walk from a root child down the tree (the rollout policy's move expanded first,
+ * other moves as the node gathers visits), a rollout and the backpropagation. */
+static long iterate(tree_arena *tree, int node, uno_state *game, const uno_search_params *p,
+                    py_random *rng) {
+    long made = 1;
+    int32_t moves[MAX_MOVES];
+    int children_of[MAX_MOVES];
+    while (game->winner < 0) {
+        int mover = game->turn;
+        int n = uno_search_moves(game, mover, moves);
+        int32_t policy = uno_tree_policy(game, mover, moves, n);
+        int expand = -1;
+        int32_t expand_code = 0;
+        if (find_child(tree, node, policy << 4 | mover) < 0) {
+            expand_code = policy;
+            expand = 1;
+        } else {
+            int present = 0;
+            for (int i = 0; i < n; i++) {
+                children_of[i] = find_child(tree, node, moves[i] << 4 | mover);
+                present += children_of[i] >= 0;
+            }
+            if (present < n && (long)present * present * p->widening <= tree->nodes[node].visits) {
+                int untried = n - present;
+                int pick = (int)(py_random_random(rng) * untried);
+                for (int i = 0; i < n; i++) {
+                    if (children_of[i] < 0 && pick-- == 0) {
+                        expand_code = moves[i];
+                        break;
+                    }
+                }
+                expand = 1;
+            } else {
+                int kept = 0;
+                for (int i = 0; i < n; i++) {
+                    if (children_of[i] >= 0) {
+                        moves[kept] = moves[i];
+                        children_of[kept++] = children_of[i];
+                    }
+                }
+                n = kept;
+            }
+        }
+        if (expand > 0) {
+            int child = new_node(tree, node, mover, expand_code << 4 | mover);
+            if (child < 0) {
+                return -3;
+            }
+            for (int i = 0; i < n; i++) {
+                int sibling = find_child(tree, node, moves[i] << 4 | mover);
+                if (sibling >= 0 && sibling != child) {
+                    tree->nodes[sibling].avail++;
+                }
+            }
+            if (uno_apply(game, mover, expand_code, NULL) < 0) {
+                return -2;
+            }
+            made++;
+            node = child;
+            break;
+        }
+        int best_child = -1;
+        int32_t best_move = moves[0];
+        double best_value = -1.0;
+        for (int i = 0; i < n; i++) {
+            tree_node *child = tree->nodes + children_of[i];
+            child->avail++;
+            double value = child->reward / (double)child->visits
+                + p->exploration * sqrt(log((double)child->avail) / (double)child->visits);
+            if (value > best_value) {
+                best_child = children_of[i];
+                best_move = moves[i];
+                best_value = value;
+            }
+        }
+        if (best_child < 0 || uno_apply(game, mover, best_move, NULL) < 0) {
+            return -2;
+        }
+        made++;
+        node = best_child;
+    }
+    double rewards[MAX_PLAYERS];
+    int plies = uno_rollout_rewards(game, p->plies, p->sharpness, rewards);
+    if (plies < 0) {
+        return -2;
+    }
+    while (node > 0) { /* node 0 is the root */
+        tree_node *at = tree->nodes + node;
+        at->visits++;
+        at->reward += rewards[at->seat];
+        node = at->parent;
+    }
+    tree->nodes[0].visits++;
+    return made + plies;
+}
+
+long uno_search(const uno_state *base, const uno_sample_spec *spec,
+                const uno_search_params *params, const int32_t *options, int count,
+                py_random *rng, long *visits, double *rewards) {
+    tree_arena tree = {NULL, 0, 0};
+    long done = 0, steps_left = params->budget, result = 0;
+    uno_state *world = malloc(2 * sizeof *world);
+    if (world == NULL || new_node(&tree, -1, -1, 0) < 0) {
+        free(world);
+        free(tree.nodes);
+        return -3;
+    }
+    uno_state *game = world + 1;
+    for (int i = 0; i < count; i++) {
+        if (new_node(&tree, 0, spec->seat, options[i] << 4 | spec->seat) < 0) {
+            result = -3;
+        }
+    }
+    while (result == 0 && done < params->iterations && steps_left > 0) {
+        sample_world(base, spec, rng, world);
+        for (int i = 0; i < count && result == 0; i++) {
+            done++;
+            *game = *world;
+            if (!root_legal(game, spec->seat, options[i])) {
+                result = -1;
+                break;
+            }
+            if (uno_apply(game, spec->seat, options[i], NULL) < 0) {
+                result = -2;
+                break;
+            }
+            long steps = iterate(&tree, 1 + i, game, params, rng);
+            if (steps < 0) {
+                result = steps;
+                break;
+            }
+            steps_left -= steps;
+        }
+        if (params->deadline > 0 && monotonic_seconds() > params->deadline) {
+            break;
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        visits[i] = tree.nodes[1 + i].visits;
+        rewards[i] = tree.nodes[1 + i].reward;
+    }
+    free(world);
+    free(tree.nodes);
+    return result < 0 ? result : done;
+}

@@ -1,0 +1,37 @@
+/* bots.ismcts.HardBot.search in the core: the determinizations (deal_hidden), the shared
+ * tree, its progressive widening, UCB and the rollouts, step for step as the Python loop
+ * (the same generator calls, the same floating-point sums), without the GIL. */
+#ifndef UNO_TREE_H
+#define UNO_TREE_H
+
+#include "core.h"
+
+#define CARD_CLASSES 5 /* the four colours and the wild cards (bots.knowledge.CLASSES) */
+
+/* What the searching seat knows of the hidden cards (bots.knowledge.CardTracker). */
+typedef struct {
+    int seat, draw_pile;
+    uint8_t pool[MAX_CARDS]; /* the unseen cards */
+    int pool_length;
+    int hand_size[MAX_PLAYERS];
+    uint8_t known[MAX_PLAYERS][MAX_CARDS];
+    int known_length[MAX_PLAYERS];
+    int limit[MAX_PLAYERS][CARD_CLASSES]; /* at most this many of a class; -1: any */
+    int named[MAX_PLAYERS];
+    int challenge; /* the pending challenge is judged on the sampled hand */
+} uno_sample_spec;
+
+typedef struct {
+    double exploration, sharpness, deadline; /* deadline: CLOCK_MONOTONIC seconds, 0 none */
+    int plies, widening;
+    long budget, iterations;
+} uno_search_params;
+
+/* The search from ``base`` (the public state and the seat's hand) over the root moves
+ * ``options``; visits and summed rewards by option. Returns the iterations done, -1 if a
+ * root move is illegal in a determinization, -2 on a broken invariant, -3 out of memory. */
+long uno_search(const uno_state *base, const uno_sample_spec *spec,
+                const uno_search_params *params, const int32_t *options, int count,
+                py_random *rng, long *visits, double *rewards);
+
+#endif
