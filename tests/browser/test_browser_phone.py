@@ -389,6 +389,9 @@ def test_link_copied_does_not_cover_start_and_leave_asks_first() -> None:
         assert not overlap, (a, b)
         start.click()
         wait(page, ".hand button.card")
+        if page.locator(".color-choice").count():  # a Wild turned first, Ann's to colour
+            click(page, ".color-choice >> nth=0")
+            page.wait_for_function("()=>!document.querySelector('.color-choice')")
         click(page, "[data-action=leave]")
         wait(page, ".leave-dialog")
         click(page, "[data-action=leave-no]")

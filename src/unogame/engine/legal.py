@@ -90,7 +90,9 @@ class MoveGeneration(MoveApplication):
         )):
             moves.append(UNO_MOVE)
         if self.catchable_seats:
-            for target in self.catchable_seats:
+            # In seat order: a set's order depends on its history, which a position
+            # read back from its notation does not have.
+            for target in sorted(self.catchable_seats):
                 if target != seat:
                     moves.append(_CATCH_MOVES[target])
         return moves

@@ -666,10 +666,9 @@ int uno_legal_moves(const uno_state *s, int seat, int32_t *moves) {
             || (seat == s->turn && kind != P_CHALLENGE && kind != P_STACK))) {
         moves[n++] = K_UNO;
     }
-    if (s->catchable.used) {
-        for (int i = 0; i <= s->catchable.mask; i++) {
-            int target = s->catchable.key[i];
-            if (target >= 0 && target != seat) {
+    if (s->catchable.used) {  /* in seat order: a position read back lists the same */
+        for (int target = 0; target < s->players; target++) {
+            if (target != seat && set_contains(&s->catchable, target)) {
                 moves[n++] = move_encode(K_CATCH, -1, -1, target, -1, 0);
             }
         }
