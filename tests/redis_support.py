@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import redis
-from test_server_support import free_port
+from test_server_support import free_port, stop_process
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -65,13 +65,7 @@ class RedisServer:
         return self
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        stop_process(self.process)
         self.process = None
 
     def kill9(self) -> None:
@@ -167,13 +161,7 @@ class ServeProcess:
         self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        stop_process(self.process)
 
 
 class Nginx:
@@ -238,10 +226,4 @@ class Nginx:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        stop_process(self.process)

@@ -62,6 +62,17 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def stop_process(process: subprocess.Popen[bytes] | None) -> None:
+    """Ask a child process to end; kill it when it has not within 10 s."""
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
 class ServerThread:
     """The app on uvicorn in a background thread (its own event loop)."""
 
@@ -149,13 +160,7 @@ class ServerProcess:
         self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        stop_process(self.process)
 
 
 class Client:

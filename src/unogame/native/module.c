@@ -38,7 +38,7 @@ static int read_rules(PyObject *tuple, uno_rules *rules) {
     return 0;
 }
 
-static int read_int(PyObject *value, long low, long high, long *out, const char *what) {
+int read_int(PyObject *value, long low, long high, long *out, const char *what) {
     long v = PyLong_AsLong(value);
     if (v == -1 && PyErr_Occurred()) {
         return -1;

@@ -16,5 +16,7 @@ extern PyTypeObject StateType;
 
 /* search(...): bots.ismcts.HardBot.search in the core (module_search.c). */
 PyObject *core_search(PyObject *module, PyObject *args);
+/* A Python int in [low, high] into *out; else a ValueError naming ``what``, -1. */
+int read_int(PyObject *value, long low, long high, long *out, const char *what);
 
 #endif

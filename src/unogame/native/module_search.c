@@ -2,19 +2,6 @@
 #include "module.h"
 #include "tree.h"
 
-static int read_long(PyObject *value, long low, long high, long *out, const char *what) {
-    long v = PyLong_AsLong(value);
-    if (v == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (v < low || v > high) {
-        PyErr_Format(PyExc_ValueError, "%s out of range: %ld", what, v);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 /* A list of at most ``most`` ints from low to high into out (as int or uint8_t). */
 static int read_ints(PyObject *list, long low, long high, int most, int *out, uint8_t *bytes,
                      int *length, const char *what) {
@@ -25,7 +12,7 @@ static int read_ints(PyObject *list, long low, long high, int most, int *out, ui
     int n = (int)PyList_GET_SIZE(list);
     for (int i = 0; i < n; i++) {
         long v;
-        if (read_long(PyList_GET_ITEM(list, i), low, high, &v, what) < 0) {
+        if (read_int(PyList_GET_ITEM(list, i), low, high, &v, what) < 0) {
             return -1;
         }
         if (out != NULL) {
@@ -42,7 +29,7 @@ static int read_spec(PyObject *const *items, const uno_state *base, uno_sample_s
     /* items: seat, pool, hand_sizes, known, limits, named, draw_pile, challenge */
     int players = base->players, n;
     long seat, draw_pile;
-    if (read_long(items[0], 0, players - 1, &seat, "seat") < 0
+    if (read_int(items[0], 0, players - 1, &seat, "seat") < 0
         || read_ints(items[1], 0, NUM_CARDS - 1, MAX_CARDS, NULL, spec->pool,
                      &spec->pool_length, "pool") < 0
         || read_ints(items[2], 0, MAX_CARDS, MAX_PLAYERS, spec->hand_size, NULL, &n,
@@ -73,7 +60,7 @@ static int read_spec(PyObject *const *items, const uno_state *base, uno_sample_s
         }
     }
     if (read_ints(items[5], -1, 3, MAX_PLAYERS, spec->named, NULL, &n, "named") < 0
-        || read_long(items[6], 0, MAX_CARDS, &draw_pile, "draw_pile") < 0) {
+        || read_int(items[6], 0, MAX_CARDS, &draw_pile, "draw_pile") < 0) {
         return -1;
     }
     if (n != players || total + draw_pile > MAX_CARDS) {
@@ -110,7 +97,7 @@ static int read_rng(PyObject *tuple, py_random *rng) {
         rng->state[i] = (uint32_t)word;
     }
     long index;
-    if (read_long(PyTuple_GET_ITEM(tuple, MT_N), 0, MT_N, &index, "rng_state index") < 0) {
+    if (read_int(PyTuple_GET_ITEM(tuple, MT_N), 0, MT_N, &index, "rng_state index") < 0) {
         return -1;
     }
     rng->index = (int)index;
