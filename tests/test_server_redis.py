@@ -10,6 +10,7 @@ takes its bots over within the lease.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -208,3 +209,42 @@ def test_the_spectator_limit_holds_across_servers(redis_server: RedisServer) -> 
             return codes
 
         assert run(scenario()) == ["room_crowded", "room_crowded"]
+
+
+def test_what_was_published_before_the_subscription_is_not_missed(
+        pair: tuple[ServerThread, ServerThread]) -> None:
+    """A server that loads a room and then subscribes to its channel may miss what another
+    server published in between (the start, here): once subscribed it reads the room again,
+    and the others' presence, instead of waiting for a next message that may never come."""
+    one, two = pair
+    released = threading.Event()
+    hub: Any = two.manager.hub
+    pubsub = hub._pubsub
+    subscribe = pubsub.subscribe
+
+    async def late_subscribe(*channels: Any, **kwargs: Any) -> Any:
+        while not released.is_set():  # this server's subscription is slow to take effect
+            await asyncio.sleep(0.02)
+        return await subscribe(*channels, **kwargs)
+
+    async def scenario() -> None:
+        host = await create_room(one.ws_url, seats=2, rules={"target_score": 10_000})
+        guest = await Client.connect(two.ws_url)
+        pubsub.subscribe = late_subscribe
+        try:
+            await guest.request({"type": "join", "room": host.room, "name": "Guest"}, "state")
+            await host.wait_for(lambda m: m["type"] == "room" and len(m["seats"]) == 2)
+            await host.request({"type": "start"}, "state")  # published; two not listening
+        finally:
+            released.set()
+            pubsub.subscribe = subscribe
+        started = await guest.wait_for(lambda m: m["type"] == "state" and m["view"] is not None,
+                                       timeout=20)
+        assert started["status"] == "playing"
+        room_two = two.manager.rooms[host.room or ""]
+        await asyncio.to_thread(wait_until, lambda: room_two.present_anywhere(0), 20,
+                                "the host, on the other server, known to be present")
+        for client in (host, guest):
+            await client.close()
+
+    run(scenario())

@@ -43,6 +43,7 @@ class Cluster:
         hub.on_lease = self.lease
         hub.on_link = self.link
         hub.on_dead = self.dead
+        hub.on_subscribed = self.subscribed
         hub.wanted = self.wanted
         hub.others = self.others
         manager.on_hold = self.hold
@@ -68,9 +69,18 @@ class Cluster:
         room.driving = False
         self.hub.follow(room.code)
 
+    def subscribed(self, code: str) -> None:
+        """The room's channel is heard now: read what was published before, and the other
+        processes' presence (both may have changed since the room was loaded)."""
+        self.catch_up(code)
+        self.read_presence(code)
+
+    def read_presence(self, code: str) -> None:
         async def presence() -> None:
-            for process, seen in (await self.hub.read_presence(room.code)).items():
-                room.presence_elsewhere(process, seen)
+            room = self.manager.rooms.get(code)
+            for process, seen in (await self.hub.read_presence(code)).items():
+                if room is not None:
+                    room.presence_elsewhere(process, seen)
 
         if self._loop is not None:
             asyncio.ensure_future(presence()).add_done_callback(_quiet)
@@ -184,6 +194,7 @@ class Cluster:
             return
         for code in list(self.manager.rooms):
             self.catch_up(code)
+            self.read_presence(code)  # what the others published while the link was down
             self.hub.refresh_presence(code)
             room = self.manager.rooms.get(code)
             if room is not None:  # everyone's position again, even if nothing was missed

@@ -106,6 +106,10 @@ class RedisHub(LocalHub):
         """Redis became unreachable (``False``) or reachable again."""
         self.on_dead: Callable[[set[str]], None] = lambda processes: None
         """Processes whose liveness key expired (their presence no longer counts)."""
+        self.on_subscribed: Callable[[str], None] = lambda code: None
+        """The room's channel is subscribed now: what was published between loading the
+        room and this may have been missed, so the room reads itself again."""
+        """Processes whose liveness key expired (their presence no longer counts)."""
         self.wanted: Callable[[], dict[str, bool]] = dict
         """The rooms this process follows, each with whether it wants to drive it."""
         self.others: Callable[[], set[str]] = set
@@ -140,7 +144,7 @@ class RedisHub(LocalHub):
         if code not in self.followed:
             self.followed.add(code)
             if self._pubsub is not None and self.link_up:
-                self._spawn(self._pubsub.subscribe(channel(code)))
+                self._spawn(self._subscribe(self._pubsub, code))
 
     def unfollow(self, code: str) -> None:
         if code in self.followed:
@@ -175,6 +179,11 @@ class RedisHub(LocalHub):
         with contextlib.suppress(Exception):
             await self._db.aclose()
 
+    async def _subscribe(self, pubsub: Any, code: str) -> None:
+        await pubsub.subscribe(channel(code))
+        if code in self.followed:
+            self.on_subscribed(code)
+
     def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
         task.add_done_callback(_quiet)
@@ -201,9 +210,12 @@ class RedisHub(LocalHub):
         while True:
             pubsub = self._db.pubsub(ignore_subscribe_messages=True)
             try:
+                subscribed = set(self.followed)
                 await asyncio.wait_for(pubsub.subscribe(PREFIX + "hello",
-                                                        *[channel(c) for c in self.followed]),
+                                                        *[channel(c) for c in subscribed]),
                                        TIMEOUT)
+                for code in self.followed - subscribed:  # followed while that was sent
+                    await asyncio.wait_for(pubsub.subscribe(channel(code)), TIMEOUT)
                 self._pubsub = pubsub
                 self._set_link(True)
                 pinged = time.monotonic()
