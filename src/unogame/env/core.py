@@ -227,7 +227,8 @@ class UnoCore:
     def legal_actions(self) -> list[int]:
         """The deciding seat's actions, ascending (off turn, ``NO_REACTION`` last)."""
         fast = self._fast
-        return self._actions[:] if fast is None else fast.actions()  # type: ignore[no-any-return]
+        actions: list[int] = self._actions[:] if fast is None else fast.actions()
+        return actions
 
     def action_mask(self) -> npt.NDArray[np.int8]:
         """The deciding seat's legal actions as 0/1 (built once per decision: the same
