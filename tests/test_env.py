@@ -560,3 +560,26 @@ def test_a_saved_maskable_ppo_model_plays_as_a_bot_level(tmp_path: Any) -> None:
                        rules=Rules(jump_in=True))
     results = run_rounds(config, workers=1)
     assert len(results) == 4 and all(result.turns > 0 for result in results)
+
+
+@pytest.mark.parametrize("native", [False, None])
+def test_a_resample_moves_past_a_reaction_its_world_does_not_have(native: bool | None) -> None:
+    """Whether a seat may react (jump in) depends on its hidden hand: in a world resampled
+    for another seat it may have no move, and the decision moves on to the next one (the
+    copy used to keep the old world's actions, which its engine then refused)."""
+    moved_on = 0
+    for seed in range(30):
+        core = UnoCore(5, Rules(jump_in=True), native=native)
+        core.reset(seed=seed)
+        rng = random.Random(seed)
+        while not core.over and core.steps < 150:
+            if not core.on_turn:
+                for observer in range(5):
+                    if observer == core.seat:
+                        continue
+                    sample = core.resample(observer, random.Random(observer))
+                    moved_on += sample.seat != core.seat or sample.on_turn
+                    for action in sample.legal_actions():
+                        sample.clone().step(action)  # every action it offers is legal
+            core.step(rng.choice(core.legal_actions()))
+    assert moved_on > 0

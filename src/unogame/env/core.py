@@ -325,8 +325,8 @@ class UnoCore:
         for index in range(self.players):
             if index != seat:
                 known[index] = [[] for _ in range(self.players)]
-        if not self.over:
-            self._set_decision(self.seat, self.on_turn)
+        if not self.over and not self._set_decision(self.seat, self.on_turn):
+            self._next_decision()  # the reacting seat has no move in this world
 
     def _leave_fast(self) -> None:
         """Hand the C step's decision and memories to the Python path."""
@@ -340,7 +340,7 @@ class UnoCore:
         actions, codes = fast.actions(), fast.codes()
         self._seen, self._queue = seen, queue
         self._on_turn, self._steps = bool(fast.on_turn), int(fast.steps)
-        self._codes = dict(zip(actions, codes, strict=False))
+        self._codes = {code_to_action(code, self.seat, self.players): code for code in codes}
         self._actions, self._mask = actions, None
         self._events, self._raw = self.events, None
         self._fast, self._fast_events = None, False

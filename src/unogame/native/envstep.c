@@ -45,6 +45,7 @@ typedef struct {
     int queue_len, queue_at;
     int count;                /* the decision's legal actions, ascending */
     int32_t actions[MAX_MOVES + 1], codes[MAX_MOVES + 1]; /* code -1: no reaction */
+    int32_t legal[MAX_MOVES]; /* the decision's move codes in the core's order */
     mask_slot masks[MASK_POOL];
     int mask_at;              /* the slot of this decision's mask, or -1 */
     uno_log log;              /* the last step's events */
@@ -111,6 +112,7 @@ static int set_decision(Stepper *self, int seat, int on_turn) {
     if (n == 0 && !on_turn) {
         return 0;
     }
+    memcpy(self->legal, moves, (size_t)n * sizeof moves[0]);
     for (int i = 0; i < n; i++) { /* insertion sort by action: the lists are short */
         int action = code_to_action(moves[i], seat, players);
         if (action < 0) {
@@ -564,11 +566,11 @@ static PyObject *Stepper_actions(Stepper *self, PyObject *unused) {
     return int_list(self->actions, self->seat < 0 ? 0 : self->count);
 }
 
-/* codes(): the move codes of the decision's actions (without no reaction), in their order. */
+/* codes(): the decision's legal move codes, in the core's order (the engine's). */
 static PyObject *Stepper_codes(Stepper *self, PyObject *unused) {
     (void)unused;
     int n = self->seat < 0 ? 0 : self->count - (self->on_turn ? 0 : 1);
-    return int_list(self->codes, n);
+    return int_list(self->legal, n);
 }
 
 static PyObject *bytes_tuple(const int32_t *values, int n) {
