@@ -188,7 +188,8 @@ class UnoCore:
         self.round += 1
         fast = self._fast
         if fast is not None:
-            self._round_scores = list(game.scores)
+            if self.reward == "points":  # only points pay by the round's scores
+                self._round_scores = list(game.scores)
             self.seat = fast.new_round()
             return
         state = self._state
@@ -405,11 +406,12 @@ class UnoCore:
             self._truncate()
             return
         assert status == STEP_ROUND_OVER, status
-        self._events = self.events  # read now: a round_over event reads the state
         game = self._game
         winner = game.winner
         assert winner is not None
-        self._end_round(winner, game.scores[winner] - self._round_scores[winner])
+        points = (game.scores[winner] - self._round_scores[winner]
+                  if self.reward == "points" else 0)
+        self._end_round(winner, points)
 
     def _apply(self, seat: int, code: int) -> bool:
         """Push the move and tell every seat its events; True if the round ended."""
@@ -465,6 +467,7 @@ class UnoCore:
         for seat in range(players):
             self._match_points[seat] += share[seat]
         if game.game_winner is None:
+            self._events = self.events  # read first: a round_over event reads the state
             game.next_round()
             self._new_round()
             return
