@@ -583,3 +583,38 @@ def test_a_resample_moves_past_a_reaction_its_world_does_not_have(native: bool |
                         sample.clone().step(action)  # every action it offers is legal
             core.step(rng.choice(core.legal_actions()))
     assert moved_on > 0
+
+
+def test_env_keeps_the_order_enforcing_wrappers_checks(caplog: pytest.LogCaptureFixture) -> None:
+    """``env()``'s wrapper forwards the per-step attributes without ``__getattr__`` but
+    refuses what PettingZoo's wrapper refuses, in the same words."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = uno_v0.env(players=3)
+    assert isinstance(env, OrderEnforcingWrapper)
+    for name in ("agent_selection", "agents", "terminations", "truncations", "infos",
+                 "rewards"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(env, name)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed"):
+        env.last()
+    with pytest.raises(AssertionError, match="reset"):
+        env.step(0)
+    with pytest.raises(AssertionError, match="reset"):
+        env.observe("player_0")
+    env.reset(seed=3)
+    raw = env.unwrapped
+    for _ in range(2):  # reset rebinds the dicts: the wrapper reads the new ones
+        assert env.agent_selection == raw.agent_selection
+        assert env.terminations is raw.terminations and env.infos is raw.infos
+        assert env._cumulative_rewards is raw._cumulative_rewards
+        assert env.last()[0]["action_mask"].tolist() == raw.observe(raw.agent_selection)[
+            "action_mask"].tolist()
+        env.reset(seed=4)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        assert agent == raw.agent_selection
+        env.step(None if terminated or truncated else int(obs["action_mask"].argmax()))
+    assert env.agents == [] and raw.agents == []
+    env.step(None)
+    assert "step() called after all agents are terminated" in caplog.text

@@ -29,7 +29,10 @@ from test_properties import rules_for
 pytest.importorskip("gymnasium")
 
 from unogame.engine import Rules
-from unogame.env import UnoCore, uno_v0
+from unogame.engine.cards import WILD_SWAP
+from unogame.engine.moves import CATCH, PLAY, encode
+from unogame.env import ACTION_NAMES, NO_REACTION, NUM_ACTIONS, UnoCore, action_to_move, uno_v0
+from unogame.env.actions import ACTIONS
 from unogame.env.core import STEPPER
 
 pytestmark = pytest.mark.skipif(STEPPER is None, reason="needs the compiled core")
@@ -229,3 +232,20 @@ def test_a_process_without_the_compiled_core_plays_the_same_episodes() -> None:
         digests.append(result.stdout.strip())
     assert len(digests[0]) == 64 and digests[0] == digests[1]
     assert hashlib.sha256().hexdigest() not in digests
+
+
+@pytest.mark.parametrize("seat,players", [(0, 2), (1, 2), (3, 4), (4, 7), (9, 10)])
+def test_the_c_action_table_is_the_documented_one(seat: int, players: int) -> None:
+    """The C step's move-to-action formula gives every action's id back (docs/ENV.md,
+    "Actions"), and no id for a move naming the acting seat itself."""
+    from unogame.env.encoder import NATIVE
+
+    assert NATIVE is not None
+    for action in range(NUM_ACTIONS):
+        if action == NO_REACTION or ACTIONS[action].offset >= players:
+            continue
+        move = action_to_move(action, seat, players)
+        assert move is not None
+        assert NATIVE.code_to_action(move.code, seat, players) == action, ACTION_NAMES[action]
+    assert NATIVE.code_to_action(encode(CATCH, target=seat), seat, players) == -1
+    assert NATIVE.code_to_action(encode(PLAY, WILD_SWAP, 0, seat), seat, players) == -1

@@ -7,7 +7,7 @@ and ``_cumulative_rewards`` through ``__getattr__``, which Python calls only aft
 ordinary lookup has failed and raised an ``AttributeError``: about eight of them per step
 of the AEC loop, which cost more than the step itself. :class:`OrderEnforcing` is that
 wrapper (a subclass: the same checks, errors and warnings) with these names as properties
-and ``last()`` handed to the wrapped env once the env has been reset.
+and ``step()`` and ``last()`` handed to the wrapped env once it has been reset.
 
 >>> from unogame.env import uno_v0
 >>> env = uno_v0.env(players=2)
@@ -53,6 +53,13 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
     infos = _forwarded("infos")
     rewards = _forwarded("rewards")
     _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:  # else the wrapper's errors and warnings
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:  # the wrapper's own errors
