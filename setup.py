@@ -22,8 +22,10 @@ setup(
         Extension(  # the environment's observations and steps on core states (unogame.env)
             "unogame.native._envobs",
             sources=[f"src/unogame/native/{name}.c"
-                     for name in ("envobs", "envstep", "core", "core_set", "pyrandom")],
-            depends=[f"src/unogame/native/{name}.h" for name in ("envobs", "core", "pyrandom")],
+                     for name in ("envobs", "envstep", "envturns", "envmemory", "envexport",
+                                  "core", "core_set", "pyrandom")],
+            depends=[f"src/unogame/native/{name}.h"
+                     for name in ("envobs", "envstep", "core", "pyrandom")],
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wshadow",
                                 "-Wconversion", "-Wno-sign-conversion", "-Werror=implicit",
                                 "-ffp-contract=off"],

@@ -33,16 +33,14 @@ from __future__ import annotations
 import copy
 import functools
 import random
-from collections import Counter
 from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from ..bots.ismcts import determinize, public_game
 from ..bots.knowledge import CardTracker
 from ..engine import Event, Game, IllegalMoveError, Move, Rules
-from ..engine.cards import CARD_COPIES, CARD_RANK, WILD_SWAP, card_from_code
+from ..engine.cards import CARD_RANK, WILD_SWAP
 from ..engine.moves import PLAY, TURN_KINDS
 from ..native import supports
 from ..native.game import EV_ROUND_OVER, NativeGame
@@ -50,6 +48,7 @@ from . import encoder
 from .actions import ACTION_NAMES, NO_REACTION, NUM_ACTIONS, action_to_move, code_to_action
 from .memory import SeenCards
 from .observation import SIZE, rules_features
+from .worlds import sample_world
 
 RewardKind = Literal["share", "points"]
 REWARDS: Final = ("share", "points")
@@ -305,13 +304,7 @@ class UnoCore:
         ``seat`` sees the same observation and has the same legal actions in the copy;
         the other seats remember only what their new views show.
         """
-        view = self._game.view(seat)
-        tracker = self.tracker(seat)
-        template = public_game(view, seat, self.rules)
-        world = determinize(view, tracker, template, tracker.unseen(view), rng)
-        pending = self._game.pending
-        if pending is not None and pending.kind == "drawn" and seat != self._game.turn:
-            world = _with_drawn_card(world, seat, rng)
+        world = sample_world(self._game, seat, self.tracker(seat), rng)
         other = self.clone()
         other.enter_world(world, seat)
         return other
@@ -335,11 +328,8 @@ class UnoCore:
         if fast is None:
             return
         played, known, has_known, queue = fast.memory()
-        seen = SeenCards(self.players)
-        seen.played = np.array(played, dtype=np.float32)
-        seen.known, seen.has_known = known, has_known
         actions, codes = fast.actions(), fast.codes()
-        self._seen, self._queue = seen, queue
+        self._seen, self._queue = SeenCards.restore(played, known, has_known), queue
         self._on_turn, self._steps = bool(fast.on_turn), int(fast.steps)
         self._codes = {code_to_action(code, self.seat, self.players): code for code in codes}
         self._actions, self._mask = actions, None
@@ -514,38 +504,3 @@ class UnoCore:
         self.seat, self._on_turn = seat, on_turn
         self._codes, self._actions, self._mask = by_action, actions, None
         return True
-
-
-def _with_drawn_card(world: Game, observer: int, rng: random.Random) -> Game:
-    """``world`` with the hidden card of a pending ``drawn`` decision chosen: a playable
-    card of the player to act's sampled hand. A view of another seat does not show that
-    card (D8), so a sample may have none: one is then swapped in from a place ``observer``
-    cannot see (the draw pile, another hand), or, failing that, a wild card replaces one."""
-    position = world.position()
-    turn = world.turn
-    hands = position["hands"]
-    hand = hands[turn]
-
-    def playable(code: str) -> bool:
-        return world.is_playable(card_from_code(code))
-
-    choices = [code for code in hand if playable(code)]
-    if not choices:
-        places = [position["draw_pile"], *(cards for index, cards in enumerate(hands)
-                                           if index not in (turn, observer))]
-        sources = [(place, index) for place in places
-                   for index, code in enumerate(place) if playable(code)]
-        slot = rng.randrange(len(hand))
-        if sources:
-            place, index = rng.choice(sources)
-            hand[slot], place[index] = place[index], hand[slot]
-        else:
-            held = Counter(code for cards in (*hands, position["draw_pile"],
-                                              position["discard_pile"]) for code in cards)
-            hand[slot] = next(code for code in ("W", "WC", "W+4", "WS")
-                              if held[code] < CARD_COPIES[card_from_code(code)])
-        choices = [hand[slot]]
-    position["pending"] = {"kind": "drawn", "card": rng.choice(choices)}
-    rebuilt = Game.from_position(position, world.rules, world.seed)
-    rebuilt.dealer_draws = world.dealer_draws
-    return rebuilt
