@@ -166,6 +166,21 @@ def test_masks_handed_out_never_change() -> None:
     assert not core.action_mask().any()
 
 
+def test_a_mask_changed_and_let_go_does_not_leak_into_a_later_one() -> None:
+    """Against the docs, a holder writes into its mask and drops it: the array may be
+    written again for a later decision, and then it holds that decision's actions only."""
+    core = UnoCore(3)
+    core.reset(seed=5)
+    while not core.over:
+        core.action_mask()[::7] = 1  # scribbled on, then let go
+        mask = core.action_mask()
+        assert mask[::7].all()  # the same array until the step
+        del mask
+        core.step(core.legal_actions()[0])
+        if not core.over:
+            assert np.flatnonzero(core.action_mask()).tolist() == core.legal_actions()
+
+
 def aec_trace(env: Any, seed: int, rng: random.Random) -> list[Any]:
     env.reset(seed=seed)
     trace = []

@@ -62,7 +62,7 @@ static void Stepper_dealloc(Stepper *self) {
     Py_XDECREF(self->state_object);
     Py_XDECREF(self->new_mask);
     for (int i = 0; i < MASK_POOL; i++) {
-        Py_XDECREF(self->masks[i].array);
+        Py_XDECREF(self->masks[i]);
     }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -187,54 +187,48 @@ static PyObject *Stepper_observe(Stepper *self, PyObject *args) {
 static PyObject *Stepper_mask(Stepper *self, PyObject *unused) {
     (void)unused;
     if (self->mask_at >= 0) {
-        PyObject *array = self->masks[self->mask_at].array;
+        PyObject *array = self->masks[self->mask_at];
         Py_INCREF(array);
         return array;
     }
     int at = -1;
     for (int i = 0; i < MASK_POOL && at < 0; i++) {
-        if (self->masks[i].array == NULL || Py_REFCNT(self->masks[i].array) == 1) {
+        if (self->masks[i] == NULL || Py_REFCNT(self->masks[i]) == 1) {
             at = i;
         }
     }
-    mask_slot *slot;
     if (at < 0) { /* every array is held elsewhere: let one go, make a new one */
         at = 0;
-        Py_CLEAR(self->masks[0].array);
+        Py_CLEAR(self->masks[0]);
     }
-    slot = &self->masks[at];
-    if (slot->array == NULL) {
-        slot->array = PyObject_CallNoArgs(self->new_mask);
-        if (slot->array == NULL) {
+    if (self->masks[at] == NULL) {
+        self->masks[at] = PyObject_CallNoArgs(self->new_mask);
+        if (self->masks[at] == NULL) {
             return NULL;
         }
-        slot->count = 0;
     }
+    PyObject *array = self->masks[at];
     Py_buffer view;
-    if (PyObject_GetBuffer(slot->array, &view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
-        Py_CLEAR(slot->array);
+    if (PyObject_GetBuffer(array, &view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        Py_CLEAR(self->masks[at]);
         return NULL;
     }
     if (view.len != NUM_ACTIONS || view.itemsize != 1) {
         PyBuffer_Release(&view);
-        Py_CLEAR(slot->array);
+        Py_CLEAR(self->masks[at]);
         PyErr_SetString(PyExc_ValueError, "new_mask must give an int8 array of every action");
         return NULL;
     }
     int8_t *ones = view.buf;
-    for (int i = 0; i < slot->count; i++) {
-        ones[slot->ones[i]] = 0;
-    }
+    memset(ones, 0, NUM_ACTIONS); /* all of it: whatever was done to it while handed out */
     int count = self->seat < 0 ? 0 : self->count;
     for (int i = 0; i < count; i++) {
         ones[self->actions[i]] = 1;
-        slot->ones[i] = self->actions[i];
     }
-    slot->count = count;
     PyBuffer_Release(&view);
     self->mask_at = at;
-    Py_INCREF(slot->array);
-    return slot->array;
+    Py_INCREF(array);
+    return array;
 }
 
 /* actions(): the decision's legal actions, ascending (off turn, no reaction last). */
@@ -273,8 +267,7 @@ static PyObject *Stepper_copy(Stepper *self, PyObject *state_object) {
     size_t head = offsetof(Stepper, players);
     memcpy((char *)other + head, (char *)self + head, sizeof(Stepper) - head);
     for (int i = 0; i < MASK_POOL; i++) {
-        other->masks[i].array = NULL;
-        other->masks[i].count = 0;
+        other->masks[i] = NULL;
     }
     other->mask_at = -1;
     Py_INCREF(state_object);

@@ -15,12 +15,6 @@
 enum { STEP_ROUND_OVER = -1, STEP_ILLEGAL = -2, STEP_TRUNCATED = -4 };
 
 typedef struct {
-    PyObject *array;          /* an int8 array of NUM_ACTIONS, or NULL */
-    int32_t ones[MAX_MOVES + 1];
-    int count;                /* how many entries of ones are set in array */
-} mask_slot;
-
-typedef struct {
     PyObject_HEAD
     PyObject *state_object;   /* the _core State the game is, pushed in place */
     PyObject *new_mask;       /* a callable: a fresh zeroed int8 array of NUM_ACTIONS */
@@ -40,8 +34,8 @@ typedef struct {
     int count;                /* the decision's legal actions, ascending */
     int32_t actions[MAX_MOVES + 1], codes[MAX_MOVES + 1]; /* code -1: no reaction */
     int32_t legal[MAX_MOVES]; /* the decision's move codes in the core's order */
-    mask_slot masks[MASK_POOL];
-    int mask_at;              /* the slot of this decision's mask, or -1 */
+    PyObject *masks[MASK_POOL]; /* int8 arrays of NUM_ACTIONS (or NULL) to write again */
+    int mask_at;              /* the one holding this decision's mask, or -1 */
     uno_log log;              /* the last step's events */
 } Stepper;
 
