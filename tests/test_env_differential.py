@@ -154,13 +154,14 @@ def test_masks_handed_out_never_change() -> None:
     core = UnoCore(4, Rules(jump_in=True))
     core.reset(seed=11)
     kept: list[tuple[np.ndarray[Any, Any], list[int]]] = []
-    while not core.over:
+    while not core.over and core.steps < 300:
         mask = core.action_mask()
         assert np.flatnonzero(mask).tolist() == core.legal_actions()
         assert core.action_mask() is mask  # the same array until the next step
         if len(kept) < 50:
             kept.append((mask, core.legal_actions()))
-        core.step(core.legal_actions()[-1])
+        core.step(core.legal_actions()[0])
+    assert core.over and len(kept) == 50
     for mask, actions in kept:
         assert np.flatnonzero(mask).tolist() == actions
     assert not core.action_mask().any()
