@@ -19,12 +19,16 @@ setup(
                                 "-ffp-contract=off"],
             optional=True,
         ),
-        Extension(  # the environment's observations from core states (unogame.env)
+        Extension(  # the environment's observations and steps on core states (unogame.env)
             "unogame.native._envobs",
-            sources=["src/unogame/native/envobs.c"],
-            depends=["src/unogame/native/core.h", "src/unogame/native/pyrandom.h"],
+            sources=[f"src/unogame/native/{name}.c"
+                     for name in ("envobs", "envstep", "envturns", "envmemory", "envexport",
+                                  "core", "core_set", "pyrandom")],
+            depends=[f"src/unogame/native/{name}.h"
+                     for name in ("envobs", "envstep", "core", "pyrandom")],
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wshadow",
-                                "-Wconversion", "-Wno-sign-conversion", "-Werror=implicit"],
+                                "-Wconversion", "-Wno-sign-conversion", "-Werror=implicit",
+                                "-ffp-contract=off"],
             optional=True,
         ),
     ],

@@ -8,10 +8,15 @@ Both loops take random legal actions: ours from ``action_mask`` in the standard 
 ``env.run()`` with its ``RandomAgent``s. RLCard's UNO has no voluntary draw, so the ratio
 uses our random agent that plays before it draws (``plays_first``); the uniform agent's
 figures (voluntary draws too: long rounds, big hands) are printed as well. The loops
-alternate in short slices on one core, so that machine noise hits both alike. The last
-line is
-``vs rlcard env (steps/s): X.XX x`` (our steps/s with the standard ``env()`` wrapper over
-RLCard's).
+alternate in short slices on one core, so that machine noise hits both alike.
+
+Rows: ``unogame`` is ``uno_v0.env()``, the environment as PettingZoo's classic games ship
+(in the order-enforcing wrapper, :mod:`unogame.env.wrapper`); ``raw_env`` the same without
+the wrapper; ``python step`` is ``env()`` with the core game stepped in Python
+(``UnoCore(stepper=False)``: what the C step, ``unogame.native._envobs.Stepper``, saves).
+The last line is ``vs rlcard env (steps/s): X.XX x``: ``env()``'s steps/s over RLCard's,
+since ``env()`` is the entry point the issue and PettingZoo's own tests use; the line above
+it gives ``raw_env``'s.
 """
 
 from __future__ import annotations
@@ -19,13 +24,13 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from engine import measure  # benchmarks/engine.py: the same alternating slices
 
-from unogame.env import ACTION_NAMES, uno_v0
+from unogame.env import ACTION_NAMES, UnoCore, uno_v0
 
 Loop = Callable[[int], tuple[int, int]]
 
@@ -59,8 +64,10 @@ def plays_first(mask: np.ndarray[Any, Any], rng: random.Random) -> int:
 
 def unogame_loop(players: int, rules: dict[str, Any],
                  policy: Callable[[np.ndarray[Any, Any], random.Random], int],
-                 wrapped: bool = True) -> Loop:
+                 wrapped: bool = True, stepper: bool | None = None) -> Loop:
     env: Any = (uno_v0.env if wrapped else uno_v0.raw_env)(players=players, rules=rules)
+    if stepper is False:  # the same env, its core game stepped in Python
+        env.unwrapped.core = UnoCore(players, env.unwrapped.core.rules, stepper=False)
     rng = random.Random(1)
     seeds = iter(range(10**9))
 
@@ -103,31 +110,66 @@ def rlcard_loop(players: int) -> Loop:
     return run
 
 
+def measure(loops: dict[str, Loop], seconds: float, slice_seconds: float,
+            clock: Callable[[], float]) -> dict[str, tuple[int, int, float]]:
+    """``benchmarks/engine.py``'s alternating slices, on a given clock: ``process_time``
+    (the default: this process's CPU time, which other jobs on a shared machine disturb
+    less) or ``perf_counter`` (wall time)."""
+    totals = {name: [0, 0, 0.0] for name in loops}
+    for run in loops.values():  # warm up
+        run(3)
+    per_slice = dict.fromkeys(loops, 5)
+    while min(total[2] for total in totals.values()) < seconds:
+        for name, run in loops.items():
+            start = clock()
+            games, decisions = run(per_slice[name])
+            elapsed = clock() - start
+            total = totals[name]
+            total[0] += games
+            total[1] += decisions
+            total[2] += elapsed
+            per_slice[name] = max(1, int(per_slice[name] * slice_seconds / max(elapsed, 1e-6)))
+    return {name: (int(t[0]), int(t[1]), t[2]) for name, t in totals.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per loop")
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="time the loops by CPU time (default) or wall time")
     args = parser.parse_args()
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core for both
+    load = os.getloadavg()
     results = measure({"unogame uniform": unogame_loop(args.players, {}, uniform),
                        "unogame": unogame_loop(args.players, {}, plays_first),
                        "unogame raw_env": unogame_loop(args.players, {}, plays_first, False),
-                       "rlcard": rlcard_loop(args.players)}, args.seconds, slice_seconds=0.5)
+                       "python step": unogame_loop(args.players, {}, plays_first,
+                                                   stepper=False),
+                       "rlcard": rlcard_loop(args.players)}, args.seconds, 0.5, clock)
     print(f"{args.players} players, default rules, random masked actions, "
-          f"{args.seconds:.0f} s per loop")
+          f"{args.seconds:.0f} s per loop ({args.clock} time); load average {load[0]:.2f} "
+          f"before, {os.getloadavg()[0]:.2f} after")
     print(f"{'env':>16} {'episodes/s':>11} {'steps/s':>9} {'steps/episode':>14}")
     for name, (episodes, steps, elapsed) in results.items():
         print(f"{name:>16} {episodes / elapsed:>11.1f} {steps / elapsed:>9.0f} "
               f"{steps / episodes:>14.1f}")
     print("(unogame uniform: voluntary draws too, so hands grow and rounds run long;\n"
-          " unogame: plays before voluntary draws, like RLCard's random agents;\n"
-          " raw_env: the same without PettingZoo's order-enforcing wrapper)")
-    ours, raw, theirs = results["unogame"], results["unogame raw_env"], results["rlcard"]
-    print(f"PettingZoo wrapper overhead: {100 * (1 - (ours[1] / ours[2]) / (raw[1] / raw[2])):.0f}%"
-          " of the raw env's steps/s")
-    ratio = (ours[1] / ours[2]) / (theirs[1] / theirs[2])
-    print(f"vs rlcard env (steps/s): {ratio:.2f} x")
+          " unogame: env(), plays before voluntary draws, like RLCard's random agents;\n"
+          " raw_env: the same without PettingZoo's order-enforcing wrapper;\n"
+          " python step: env() with the core game stepped in Python, not in C)")
+
+    def rate(name: str) -> float:
+        _, steps, elapsed = results[name]
+        return steps / elapsed
+
+    overhead = 1 - rate("unogame") / rate("unogame raw_env")
+    print(f"PettingZoo wrapper overhead: {100 * overhead:.0f}% of the raw env's steps/s")
+    print(f"C step vs Python step (env()): {rate('unogame') / rate('python step'):.2f} x")
+    print(f"raw_env vs rlcard env (steps/s): {rate('unogame raw_env') / rate('rlcard'):.2f} x")
+    print(f"vs rlcard env (steps/s): {rate('unogame') / rate('rlcard'):.2f} x")
 
 
 if __name__ == "__main__":

@@ -560,3 +560,61 @@ def test_a_saved_maskable_ppo_model_plays_as_a_bot_level(tmp_path: Any) -> None:
                        rules=Rules(jump_in=True))
     results = run_rounds(config, workers=1)
     assert len(results) == 4 and all(result.turns > 0 for result in results)
+
+
+@pytest.mark.parametrize("native", [False, None])
+def test_a_resample_moves_past_a_reaction_its_world_does_not_have(native: bool | None) -> None:
+    """Whether a seat may react (jump in) depends on its hidden hand: in a world resampled
+    for another seat it may have no move, and the decision moves on to the next one (the
+    copy used to keep the old world's actions, which its engine then refused)."""
+    moved_on = 0
+    for seed in range(30):
+        core = UnoCore(5, Rules(jump_in=True), native=native)
+        core.reset(seed=seed)
+        rng = random.Random(seed)
+        while not core.over and core.steps < 150:
+            if not core.on_turn:
+                for observer in range(5):
+                    if observer == core.seat:
+                        continue
+                    sample = core.resample(observer, random.Random(observer))
+                    moved_on += sample.seat != core.seat or sample.on_turn
+                    for action in sample.legal_actions():
+                        sample.clone().step(action)  # every action it offers is legal
+            core.step(rng.choice(core.legal_actions()))
+    assert moved_on > 0
+
+
+def test_env_keeps_the_order_enforcing_wrappers_checks(caplog: pytest.LogCaptureFixture) -> None:
+    """``env()``'s wrapper forwards the per-step attributes without ``__getattr__`` but
+    refuses what PettingZoo's wrapper refuses, in the same words."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = uno_v0.env(players=3)
+    assert isinstance(env, OrderEnforcingWrapper)
+    for name in ("agent_selection", "agents", "terminations", "truncations", "infos",
+                 "rewards"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(env, name)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed"):
+        env.last()
+    with pytest.raises(AssertionError, match="reset"):
+        env.step(0)
+    with pytest.raises(AssertionError, match="reset"):
+        env.observe("player_0")
+    env.reset(seed=3)
+    raw = env.unwrapped
+    for _ in range(2):  # reset rebinds the dicts: the wrapper reads the new ones
+        assert env.agent_selection == raw.agent_selection
+        assert env.terminations is raw.terminations and env.infos is raw.infos
+        assert env._cumulative_rewards is raw._cumulative_rewards
+        assert env.last()[0]["action_mask"].tolist() == raw.observe(raw.agent_selection)[
+            "action_mask"].tolist()
+        env.reset(seed=4)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        assert agent == raw.agent_selection
+        env.step(None if terminated or truncated else int(obs["action_mask"].argmax()))
+    assert env.agents == [] and raw.agents == []
+    env.step(None)
+    assert "step() called after all agents are terminated" in caplog.text

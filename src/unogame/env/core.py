@@ -11,10 +11,14 @@ off-turn move (``uno``, ``catch``, a jump-in) gets one step, in
 :func:`~unogame.env.reaction.reaction_order`, with its options plus ``NO_REACTION``.
 
 The fast path (docs/ENV.md, "Speed"): the game is a :class:`~unogame.native.game.NativeGame`
-when the compiled core plays the rules (``native=None``, the default), each decision's
-legal actions and mask are computed once, the seats' memories
-(:class:`~unogame.env.memory.SeenCards`) follow their own events, and an observation is
-written from the game's int readers only when asked (:mod:`unogame.env.encoder`).
+when the compiled core plays the rules (``native=None``, the default), and then a step stays
+in C from the action id to the next decision (``unogame.native._envobs.Stepper``: the push,
+the seats' memories, the reaction order, the legal actions; ``stepper=False`` keeps these
+in Python). Otherwise each decision's legal actions and mask are computed once, the seats'
+memories (:class:`~unogame.env.memory.SeenCards`) follow their own events, and an
+observation is written from the game's int readers only when asked
+(:mod:`unogame.env.encoder`). Both paths give the same episodes
+(``tests/test_env_differential.py``).
 
 >>> core = UnoCore(players=2)
 >>> core.reset(seed=3)
@@ -27,27 +31,33 @@ written from the game's int readers only when asked (:mod:`unogame.env.encoder`)
 from __future__ import annotations
 
 import copy
+import functools
 import random
-from collections import Counter
 from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from ..bots.ismcts import determinize, public_game
 from ..bots.knowledge import CardTracker
 from ..engine import Event, Game, IllegalMoveError, Move, Rules
-from ..engine.cards import CARD_COPIES, CARD_RANK, WILD_SWAP, card_from_code
+from ..engine.cards import CARD_RANK, WILD_SWAP
 from ..engine.moves import PLAY, TURN_KINDS
 from ..native import supports
 from ..native.game import EV_ROUND_OVER, NativeGame
 from . import encoder
 from .actions import ACTION_NAMES, NO_REACTION, NUM_ACTIONS, action_to_move, code_to_action
 from .memory import SeenCards
-from .observation import rules_features
+from .observation import SIZE, rules_features
+from .worlds import sample_world
 
 RewardKind = Literal["share", "points"]
 REWARDS: Final = ("share", "points")
+STEPPER: Final[Any] = getattr(encoder.NATIVE, "Stepper", None)
+"""The C step (``unogame.native._envobs.Stepper``), or ``None`` without the compiled core."""
+STEP_ROUND_OVER: Final = -1
+STEP_ILLEGAL: Final = -2
+STEP_TRUNCATED: Final = -4
+_NEW_MASK: Final = functools.partial(np.zeros, NUM_ACTIONS, np.int8)
 
 
 class UnoCore:
@@ -55,7 +65,7 @@ class UnoCore:
 
     def __init__(self, players: int, rules: Rules | None = None, match: bool = False,
                  reward: RewardKind = "share", max_steps: int = 50_000,
-                 native: bool | None = None) -> None:
+                 native: bool | None = None, stepper: bool | None = None) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
         self.players = players
@@ -68,6 +78,12 @@ class UnoCore:
             raise ValueError("the compiled core is not available or cannot play these rules")
         self.native = can and native is not False
         """Whether games are played through the compiled core."""
+        if stepper and not (self.native and STEPPER is not None):
+            raise ValueError("the C step needs the compiled core")
+        self.stepper = self.native and STEPPER is not None and stepper is not False
+        """Whether a core game is stepped in C (``unogame.native._envobs.Stepper``)."""
+        self._fast: Any = None  # the Stepper of the core game being played, if stepped in C
+        self._fast_events = False  # whether the last step's events are still in _fast
         self._rules_part = rules_features(self.rules)
         self._game: Game | NativeGame = Game.new(players, self.rules, 0)
         self._state: Any = None
@@ -75,15 +91,14 @@ class UnoCore:
                                  for step in self.rules.custom.steps)
         self.seat = -1
         """The seat that decides now (-1 once the episode is over)."""
-        self.on_turn = True
-        """Whether that decision is the turn of the player to act (else a reaction)."""
+        self._on_turn = True
         self.over = False
         self.truncated = False
         self.rewards = [0.0] * players
         """Rewards of the last step, by seat."""
         self.returns = [0.0] * players
         """Rewards summed over the episode, by seat."""
-        self.steps = 0
+        self._steps = 0
         self.round = 0
         """Rounds dealt in this episode (a new round: bots start afresh)."""
         self._events: list[Event] = []
@@ -98,8 +113,30 @@ class UnoCore:
         self._match_points = [0.0] * players
 
     @property
+    def on_turn(self) -> bool:
+        """Whether the decision is the turn of the player to act (else a reaction)."""
+        fast = self._fast
+        return self._on_turn if fast is None else bool(fast.on_turn)
+
+    @property
+    def steps(self) -> int:
+        """Decisions taken in this episode."""
+        fast = self._fast
+        return self._steps if fast is None else int(fast.steps)
+
+    @steps.setter
+    def steps(self, steps: int) -> None:
+        self._steps = steps
+        if self._fast is not None:
+            self._fast.steps = steps
+
+    @property
     def events(self) -> list[Event]:
-        """The events of the last step (empty after a reset or a new deal)."""
+        """The events of the last step (empty after a reset)."""
+        if self._fast_events:
+            game = self._game
+            assert isinstance(game, NativeGame)
+            self._events, self._fast_events = game.events_of(self._fast.raw_events()), False
         raw = self._raw
         if raw is not None:
             game = self._game
@@ -116,6 +153,7 @@ class UnoCore:
     def game(self, game: Game | NativeGame) -> None:
         self._game = game
         self._state = game.state if isinstance(game, NativeGame) else None
+        self._fast, self._fast_events = None, False  # a stepper belongs to its state
 
     # ---------------------------------------------------------------- episode
 
@@ -132,10 +170,14 @@ class UnoCore:
         if game.players != self.players or game.rules != self.rules:
             raise ValueError("the game must have this core's players and rules")
         self.game = game
+        if self.stepper and self._state is not None:
+            self._fast = STEPPER(self._state, self._rules_part, self._custom_swaps,
+                                 self.max_steps, _NEW_MASK)
         self.over = self.truncated = False
         self.rewards = [0.0] * self.players
         self.returns = [0.0] * self.players
         self._match_points = [0.0] * self.players
+        self._events, self._raw = [], None
         self.steps = 0
         self.round = 0
         self._new_round()
@@ -143,6 +185,12 @@ class UnoCore:
     def _new_round(self) -> None:
         game = self._game
         self.round += 1
+        fast = self._fast
+        if fast is not None:
+            if self.reward == "points":  # only points pay by the round's scores
+                self._round_scores = list(game.scores)
+            self.seat = fast.new_round()
+            return
         state = self._state
         self._seen.new_round(state.export()["discard"] if state is not None
                              else game.discard_cards)  # type: ignore[union-attr]
@@ -172,15 +220,22 @@ class UnoCore:
 
     def legal_moves(self) -> list[Move]:
         """The moves of the deciding seat (without "no reaction")."""
-        return [Move.from_code(code) for code in self._codes.values()]
+        fast = self._fast
+        codes = self._codes.values() if fast is None else fast.codes()
+        return [Move.from_code(code) for code in codes]
 
     def legal_actions(self) -> list[int]:
         """The deciding seat's actions, ascending (off turn, ``NO_REACTION`` last)."""
-        return self._actions[:]
+        fast = self._fast
+        actions: list[int] = self._actions[:] if fast is None else fast.actions()
+        return actions
 
     def action_mask(self) -> npt.NDArray[np.int8]:
         """The deciding seat's legal actions as 0/1 (built once per decision: the same
         array until the next step; do not change it)."""
+        fast = self._fast
+        if fast is not None:
+            return fast.mask()  # type: ignore[no-any-return]
         mask = self._mask
         if mask is None:
             ones = bytearray(NUM_ACTIONS)  # faster than numpy for a few entries
@@ -192,6 +247,11 @@ class UnoCore:
     def observe(self, seat: int) -> npt.NDArray[np.float32]:
         """``seat``'s observation: what ``game.view(seat)`` shows and its own events tell
         (:mod:`unogame.env.encoder`; equal to ``observation.encode`` of the view)."""
+        fast = self._fast
+        if fast is not None:
+            obs = np.empty(SIZE, dtype=np.float32)
+            fast.observe(seat, obs)
+            return obs
         state = self._state
         if state is not None:
             return encoder.encode_state(state, seat, self._seen, self._rules_part)
@@ -205,7 +265,8 @@ class UnoCore:
         tracker = CardTracker(seat, self.players)
         view = self._game.view(seat)
         tracker.reset(seat, view["hands"][seat])
-        tracker.known = [cards[:] for cards in self._seen.known[seat]]
+        known = self._seen.known if self._fast is None else self._fast.memory()[1]
+        tracker.known = [cards[:] for cards in known[seat]]
         tracker.sync(view)
         return tracker
 
@@ -219,7 +280,10 @@ class UnoCore:
 
     def detach(self) -> None:
         """Take own copies of the mutable state (after a shallow ``copy.copy``)."""
+        fast = self._fast
         self.game = self._game.copy()
+        if fast is not None:
+            self._fast = fast.copy(self._state)
         self.rewards = self.rewards[:]
         self.returns = self.returns[:]
         self._events, self._raw = [], None
@@ -240,13 +304,7 @@ class UnoCore:
         ``seat`` sees the same observation and has the same legal actions in the copy;
         the other seats remember only what their new views show.
         """
-        view = self._game.view(seat)
-        tracker = self.tracker(seat)
-        template = public_game(view, seat, self.rules)
-        world = determinize(view, tracker, template, tracker.unseen(view), rng)
-        pending = self._game.pending
-        if pending is not None and pending.kind == "drawn" and seat != self._game.turn:
-            world = _with_drawn_card(world, seat, rng)
+        world = sample_world(self._game, seat, self.tracker(seat), rng)
         other = self.clone()
         other.enter_world(world, seat)
         return other
@@ -255,13 +313,28 @@ class UnoCore:
         """Play on in ``world``, a determinization of ``seat``'s view, from the same
         decision: the other seats remember only what their new views show (and the
         public cards played)."""
+        self._leave_fast()
         self.game = world
         known = self._seen.known
         for index in range(self.players):
             if index != seat:
                 known[index] = [[] for _ in range(self.players)]
-        if not self.over:
-            self._set_decision(self.seat, self.on_turn)
+        if not self.over and not self._set_decision(self.seat, self.on_turn):
+            self._next_decision()  # the reacting seat has no move in this world
+
+    def _leave_fast(self) -> None:
+        """Hand the C step's decision and memories to the Python path."""
+        fast = self._fast
+        if fast is None:
+            return
+        played, known, has_known, queue = fast.memory()
+        actions, codes = fast.actions(), fast.codes()
+        self._seen, self._queue = SeenCards.restore(played, known, has_known), queue
+        self._on_turn, self._steps = bool(fast.on_turn), int(fast.steps)
+        self._codes = {code_to_action(code, self.seat, self.players): code for code in codes}
+        self._actions, self._mask = actions, None
+        self._events, self._raw = self.events, None
+        self._fast, self._fast_events = None, False
 
     # ---------------------------------------------------------------- acting
 
@@ -272,30 +345,63 @@ class UnoCore:
         """
         if self.over:
             raise ValueError("the episode is over: reset first")
+        fast = self._fast
+        if fast is not None:
+            seat = fast.step(action)
+            if seat >= 0:
+                self.seat = seat
+                self._fast_events = True
+            elif seat == STEP_ILLEGAL:
+                self._refuse(int(action))
+            else:
+                self._fast_events = True
+                self._fast_ended(seat)
+            return
         seat = self.seat
         action = int(action)
         code = self._codes.get(action)
-        if code is None and (action != NO_REACTION or self.on_turn):
-            try:
-                move = action_to_move(action, seat, self.players)
-            except ValueError as error:
-                raise ValueError(f"illegal action {action}: {error}") from None
-            raise ValueError(f"illegal action {action} ({ACTION_NAMES[action]}: {move}) for "
-                             f"seat {seat}; legal: {self.legal_actions()}")
+        if code is None and (action != NO_REACTION or self._on_turn):
+            self._refuse(action)
         self.rewards = [0.0] * self.players
         self._events, self._raw = [], None
-        self.steps += 1
+        self._steps += 1
         self._mask = None
         if code is not None:
             if self._apply(seat, code):  # the episode ended, or a new round was dealt
                 return
-            if self.on_turn or code & 7 in TURN_KINDS:  # a new moment to react to
+            if self._on_turn or code & 7 in TURN_KINDS:  # a new moment to react to
                 self._queue = self._reaction_order()
-        if self.steps >= self.max_steps:
-            self.over = self.truncated = True
-            self.seat = -1
+        if self._steps >= self.max_steps:
+            self._truncate()
             return
         self._next_decision()
+
+    def _refuse(self, action: int) -> None:
+        """Raise the ``ValueError`` of an illegal action (nothing has changed)."""
+        try:
+            move = action_to_move(action, self.seat, self.players)
+        except ValueError as error:
+            raise ValueError(f"illegal action {action}: {error}") from None
+        raise ValueError(f"illegal action {action} ({ACTION_NAMES[action]}: {move}) for "
+                         f"seat {self.seat}; legal: {self.legal_actions()}")
+
+    def _truncate(self) -> None:
+        self.over = self.truncated = True
+        self.seat = -1
+        self._codes, self._actions, self._mask = {}, [], None
+
+    def _fast_ended(self, status: int) -> None:
+        """The C step ended the round (or reached ``max_steps``)."""
+        if status == STEP_TRUNCATED:
+            self._truncate()
+            return
+        assert status == STEP_ROUND_OVER, status
+        game = self._game
+        winner = game.winner
+        assert winner is not None
+        points = (game.scores[winner] - self._round_scores[winner]
+                  if self.reward == "points" else 0)
+        self._end_round(winner, points)
 
     def _apply(self, seat: int, code: int) -> bool:
         """Push the move and tell every seat its events; True if the round ended."""
@@ -351,6 +457,7 @@ class UnoCore:
         for seat in range(players):
             self._match_points[seat] += share[seat]
         if game.game_winner is None:
+            self._events = self.events  # read first: a round_over event reads the state
             game.next_round()
             self._new_round()
             return
@@ -394,41 +501,6 @@ class UnoCore:
         actions = sorted(by_action)
         if not on_turn:
             actions.append(NO_REACTION)
-        self.seat, self.on_turn = seat, on_turn
+        self.seat, self._on_turn = seat, on_turn
         self._codes, self._actions, self._mask = by_action, actions, None
         return True
-
-
-def _with_drawn_card(world: Game, observer: int, rng: random.Random) -> Game:
-    """``world`` with the hidden card of a pending ``drawn`` decision chosen: a playable
-    card of the player to act's sampled hand. A view of another seat does not show that
-    card (D8), so a sample may have none: one is then swapped in from a place ``observer``
-    cannot see (the draw pile, another hand), or, failing that, a wild card replaces one."""
-    position = world.position()
-    turn = world.turn
-    hands = position["hands"]
-    hand = hands[turn]
-
-    def playable(code: str) -> bool:
-        return world.is_playable(card_from_code(code))
-
-    choices = [code for code in hand if playable(code)]
-    if not choices:
-        places = [position["draw_pile"], *(cards for index, cards in enumerate(hands)
-                                           if index not in (turn, observer))]
-        sources = [(place, index) for place in places
-                   for index, code in enumerate(place) if playable(code)]
-        slot = rng.randrange(len(hand))
-        if sources:
-            place, index = rng.choice(sources)
-            hand[slot], place[index] = place[index], hand[slot]
-        else:
-            held = Counter(code for cards in (*hands, position["draw_pile"],
-                                              position["discard_pile"]) for code in cards)
-            hand[slot] = next(code for code in ("W", "WC", "W+4", "WS")
-                              if held[code] < CARD_COPIES[card_from_code(code)])
-        choices = [hand[slot]]
-    position["pending"] = {"kind": "drawn", "card": rng.choice(choices)}
-    rebuilt = Game.from_position(position, world.rules, world.seed)
-    rebuilt.dealer_draws = world.dealer_draws
-    return rebuilt

@@ -54,13 +54,13 @@ def _load_native() -> ModuleType | None:
     layout = (o["hand"], o["top"], o["color"], o["direction"], o["pending"],
               o["pending_amount"], o["pending_drawn"], o["pending_by"], o["to_act"],
               o["seats"], o["discard"], o["played"], o["draw_pile"], o["rules"],
-              SLICES["custom_rule"].stop - o["rules"], SIZE, _WIDTH, int(HIGH))
+              SLICES["custom_rule"].stop - o["rules"], SIZE, _WIDTH, int(HIGH), _KNOWN.start)
     _envobs.bind(native.CORE.State, layout)
     return _envobs  # type: ignore[no-any-return]
 
 
 NATIVE: Final[ModuleType | None] = _load_native()
-"""The C encoder (with the compiled core), or ``None``."""
+"""The C encoder and stepper (with the compiled core), or ``None``."""
 
 
 def encode_game(game: Game, seat: int, seen: SeenCards,

@@ -76,6 +76,15 @@ class SeenCards:
         self.known = [[[] for _ in range(players)] for _ in range(players)]
         self.has_known = False
 
+    @classmethod
+    def restore(cls, played: Sequence[float], known: list[list[list[int]]],
+                has_known: bool) -> SeenCards:
+        """Memories handed over by the C step (``Stepper.memory()``)."""
+        seen = cls(len(known))
+        seen.played = np.array(played, dtype=np.float32)
+        seen.known, seen.has_known = known, has_known
+        return seen
+
     def copy(self) -> SeenCards:
         other = SeenCards.__new__(SeenCards)
         other.players = self.players

@@ -28,21 +28,23 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ..engine import Rules
 from .actions import ACTION_NAMES, NUM_ACTIONS
 from .core import RewardKind, UnoCore
 from .observation import HIGH, SIZE
 from .render import render
+from .wrapper import OrderEnforcing
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
 
 def env(**kwargs: Any) -> AECEnv[str, ObsDict, int]:
     """The environment in PettingZoo's order-enforcing wrapper (the raw environment itself
-    refuses an action out of bounds or illegal with ``ValueError``)."""
-    wrapped: Any = wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    refuses an action out of bounds or illegal with ``ValueError``); the wrapper is
+    :class:`~unogame.env.wrapper.OrderEnforcing`, PettingZoo's with its per-step
+    attributes forwarded directly."""
+    wrapped: Any = OrderEnforcing(raw_env(**kwargs))
     result: AECEnv[str, ObsDict, int] = wrapped
     return result
 

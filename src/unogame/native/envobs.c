@@ -9,25 +9,12 @@
  *
  * A separate module from _core: it reads _core's State objects, whose layout (PyObject_HEAD
  * then a uno_state, core.h) bind() checks against the type's size. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
 #include <string.h>
 
-#include "core.h"
+#include "envobs.h"
 
-typedef struct {
-    PyObject_HEAD
-    uno_state state;
-} StateObject; /* _core's State (module.c) */
-
-enum {
-    O_HAND, O_TOP, O_COLOR, O_DIRECTION, O_PENDING, O_PENDING_AMOUNT, O_PENDING_DRAWN,
-    O_PENDING_BY, O_TO_ACT, O_SEATS, O_DISCARD, O_PLAYED, O_DRAW_PILE, O_RULES, O_RULES_LEN,
-    O_SIZE, O_SEAT_WIDTH, O_HIGH, O_COUNT
-};
-
-static PyTypeObject *state_type = NULL;
-static long layout[O_COUNT];
+PyTypeObject *envobs_state_type = NULL;
+long envobs_layout[O_COUNT];
 /* Observation index of each core pending kind (P_NONE, P_CHALLENGE, P_DRAWN, P_COLOR,
  * P_STACK) in the observation's order (none, color, drawn, challenge, stack). */
 static const int PENDING_INDEX[5] = {0, 3, 2, 1, 4};
@@ -54,15 +41,17 @@ static PyObject *bind(PyObject *self, PyObject *args) {
             }
             return NULL;
         }
-        layout[i] = value;
+        envobs_layout[i] = value;
     }
-    if (layout[O_SIZE] < layout[O_RULES] + layout[O_RULES_LEN]) {
+    if (envobs_layout[O_SIZE] < envobs_layout[O_RULES] + envobs_layout[O_RULES_LEN]
+        || envobs_layout[O_RULES_LEN] > MAX_RULES_LEN
+        || envobs_layout[O_SIZE] < envobs_layout[O_KNOWN] + (MAX_PLAYERS - 1) * NUM_CARDS) {
         PyErr_SetString(PyExc_ValueError, "the rules part lies outside the observation");
         return NULL;
     }
     Py_INCREF(type);
-    Py_XDECREF((PyObject *)state_type);
-    state_type = (PyTypeObject *)type;
+    Py_XDECREF((PyObject *)envobs_state_type);
+    envobs_state_type = (PyTypeObject *)type;
     Py_RETURN_NONE;
 }
 
@@ -78,7 +67,7 @@ static int in_set(const small_set *set, int key) {
     return 0;
 }
 
-static int float_buffer(PyObject *object, Py_buffer *view, long length, int writable,
+int envobs_float_buffer(PyObject *object, Py_buffer *view, long length, int writable,
                         const char *what) {
     if (PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT
                            | (writable ? PyBUF_WRITABLE : 0)) < 0) {
@@ -93,16 +82,66 @@ static int float_buffer(PyObject *object, Py_buffer *view, long length, int writ
     return 0;
 }
 
+void envobs_write(const uno_state *s, int seat, float *obs, const float *played,
+                  const float *rules) {
+    const int players = s->players;
+    memset(obs, 0, (size_t)envobs_layout[O_SIZE] * sizeof(float));
+    for (int i = 0; i < s->hand_len[seat]; i++) {
+        obs[envobs_layout[O_HAND] + s->hand[seat][i]] += 1.0f;
+    }
+    if (s->discard_len > 0) {
+        obs[envobs_layout[O_TOP] + s->discard[s->discard_len - 1]] = 1.0f;
+        for (int i = 0; i < s->discard_len; i++) {
+            obs[envobs_layout[O_DISCARD] + s->discard[i]] += 1.0f;
+        }
+    }
+    if (s->color >= 0 && s->color < 4) {
+        obs[envobs_layout[O_COLOR] + s->color] = 1.0f;
+    }
+    obs[envobs_layout[O_DIRECTION]] = s->direction == 1 ? 1.0f : 0.0f;
+    const uno_pending *pending = &s->pending;
+    int kind = pending->kind < 5 ? pending->kind : 0;
+    obs[envobs_layout[O_PENDING] + PENDING_INDEX[kind]] = 1.0f;
+    if (kind == P_CHALLENGE || kind == P_STACK) {
+        obs[envobs_layout[O_PENDING_AMOUNT]] = (float)(pending->amount / 10.0);
+    }
+    if (kind == P_DRAWN && seat == s->turn && pending->card >= 0) {
+        obs[envobs_layout[O_PENDING_DRAWN] + pending->card] = 1.0f;
+    }
+    if (kind == P_CHALLENGE && pending->by >= 0) {
+        obs[envobs_layout[O_PENDING_BY] + (pending->by - seat + players) % players] = 1.0f;
+    }
+    obs[envobs_layout[O_TO_ACT] + (s->turn - seat + players) % players] = 1.0f;
+    const double target = s->rules.target_score;
+    for (int offset = 0; offset < players; offset++) {
+        int other = (seat + offset) % players;
+        float *row = obs + envobs_layout[O_SEATS] + offset * envobs_layout[O_SEAT_WIDTH];
+        row[0] = 1.0f;
+        row[1] = (float)(s->hand_len[other] / 10.0);
+        row[2] = (s->uno >> other & 1) ? 1.0f : 0.0f;
+        row[3] = in_set(&s->catchable, other) ? 1.0f : 0.0f;
+        double share = s->scores[other] / target;
+        row[4] = (float)(share < 1.0 ? share : 1.0);
+    }
+    const float high = (float)envobs_layout[O_HIGH];
+    for (int card = 0; card < NUM_CARDS; card++) {
+        obs[envobs_layout[O_PLAYED] + card] = played[card] < high ? played[card] : high;
+    }
+    obs[envobs_layout[O_DRAW_PILE]] = (float)(s->draw_len / 112.0);
+    memcpy(obs + envobs_layout[O_RULES], rules,
+           (size_t)envobs_layout[O_RULES_LEN] * sizeof(float));
+}
+
 /* encode(state, seat, out, played, rules): the observation of seat into out. */
 static PyObject *encode(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *state_object, *out_object, *played_object, *rules_object;
     int seat;
-    if (state_type == NULL) {
+    if (envobs_state_type == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "bind() first");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!iOOO", state_type, &state_object, &seat, &out_object,
+    if (!PyArg_ParseTuple(args, "O!iOOO", envobs_state_type, &state_object, &seat, &out_object,
                           &played_object, &rules_object)) {
         return NULL;
     }
@@ -113,64 +152,20 @@ static PyObject *encode(PyObject *self, PyObject *args) {
         return NULL;
     }
     Py_buffer out_view, played_view, rules_view;
-    if (float_buffer(out_object, &out_view, layout[O_SIZE], 1, "out") < 0) {
+    if (envobs_float_buffer(out_object, &out_view, envobs_layout[O_SIZE], 1, "out") < 0) {
         return NULL;
     }
-    if (float_buffer(played_object, &played_view, NUM_CARDS, 0, "played") < 0) {
+    if (envobs_float_buffer(played_object, &played_view, NUM_CARDS, 0, "played") < 0) {
         PyBuffer_Release(&out_view);
         return NULL;
     }
-    if (float_buffer(rules_object, &rules_view, layout[O_RULES_LEN], 0, "rules") < 0) {
+    if (envobs_float_buffer(rules_object, &rules_view, envobs_layout[O_RULES_LEN], 0,
+                            "rules") < 0) {
         PyBuffer_Release(&out_view);
         PyBuffer_Release(&played_view);
         return NULL;
     }
-    float *obs = out_view.buf;
-    const float *played = played_view.buf;
-    memset(obs, 0, (size_t)layout[O_SIZE] * sizeof(float));
-    for (int i = 0; i < s->hand_len[seat]; i++) {
-        obs[layout[O_HAND] + s->hand[seat][i]] += 1.0f;
-    }
-    if (s->discard_len > 0) {
-        obs[layout[O_TOP] + s->discard[s->discard_len - 1]] = 1.0f;
-        for (int i = 0; i < s->discard_len; i++) {
-            obs[layout[O_DISCARD] + s->discard[i]] += 1.0f;
-        }
-    }
-    if (s->color >= 0 && s->color < 4) {
-        obs[layout[O_COLOR] + s->color] = 1.0f;
-    }
-    obs[layout[O_DIRECTION]] = s->direction == 1 ? 1.0f : 0.0f;
-    const uno_pending *pending = &s->pending;
-    int kind = pending->kind < 5 ? pending->kind : 0;
-    obs[layout[O_PENDING] + PENDING_INDEX[kind]] = 1.0f;
-    if (kind == P_CHALLENGE || kind == P_STACK) {
-        obs[layout[O_PENDING_AMOUNT]] = (float)(pending->amount / 10.0);
-    }
-    if (kind == P_DRAWN && seat == s->turn && pending->card >= 0) {
-        obs[layout[O_PENDING_DRAWN] + pending->card] = 1.0f;
-    }
-    if (kind == P_CHALLENGE && pending->by >= 0) {
-        obs[layout[O_PENDING_BY] + (pending->by - seat + players) % players] = 1.0f;
-    }
-    obs[layout[O_TO_ACT] + (s->turn - seat + players) % players] = 1.0f;
-    const double target = s->rules.target_score;
-    for (int offset = 0; offset < players; offset++) {
-        int other = (seat + offset) % players;
-        float *row = obs + layout[O_SEATS] + offset * layout[O_SEAT_WIDTH];
-        row[0] = 1.0f;
-        row[1] = (float)(s->hand_len[other] / 10.0);
-        row[2] = (s->uno >> other & 1) ? 1.0f : 0.0f;
-        row[3] = in_set(&s->catchable, other) ? 1.0f : 0.0f;
-        double share = s->scores[other] / target;
-        row[4] = (float)(share < 1.0 ? share : 1.0);
-    }
-    const float high = (float)layout[O_HIGH];
-    for (int card = 0; card < NUM_CARDS; card++) {
-        obs[layout[O_PLAYED] + card] = played[card] < high ? played[card] : high;
-    }
-    obs[layout[O_DRAW_PILE]] = (float)(s->draw_len / 112.0);
-    memcpy(obs + layout[O_RULES], rules_view.buf, (size_t)layout[O_RULES_LEN] * sizeof(float));
+    envobs_write(s, seat, out_view.buf, played_view.buf, rules_view.buf);
     PyBuffer_Release(&out_view);
     PyBuffer_Release(&played_view);
     PyBuffer_Release(&rules_view);
@@ -180,7 +175,7 @@ static PyObject *encode(PyObject *self, PyObject *args) {
 /* direction(state): the direction of play (the core's State has no getter for it). */
 static PyObject *direction(PyObject *self, PyObject *state_object) {
     (void)self;
-    if (state_type == NULL || !PyObject_TypeCheck(state_object, state_type)) {
+    if (envobs_state_type == NULL || !PyObject_TypeCheck(state_object, envobs_state_type)) {
         PyErr_SetString(PyExc_TypeError, "a core State (after bind()) is needed");
         return NULL;
     }
@@ -201,4 +196,11 @@ static struct PyModuleDef envobs_module = {
     methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__envobs(void) { return PyModule_Create(&envobs_module); }
+PyMODINIT_FUNC PyInit__envobs(void) {
+    PyObject *module = PyModule_Create(&envobs_module);
+    if (module != NULL && envstep_register(module) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
