@@ -24,10 +24,12 @@ from test_server_support import (
     Client,
     ServerThread,
     autoplay,
+    check_shown_was_stored,
     create_room,
     join,
     loopback_limits,
     run,
+    stored_games,
 )
 
 from unogame.engine import replay
@@ -637,10 +639,18 @@ async def _done(*clients: Client, task: asyncio.Task[None]) -> None:
         await client.close()
 
 
-def _logged_everything(server: ServerThread, code: str) -> None:
-    room = room_of(server, code)
-    stored = server.manager.storage.load_moves(code, room.game_no)
-    assert room.game is not None and len(stored) == room.log_length
+def _logged_everything(server: ServerThread, code: str, *clients: Client) -> None:
+    """No move lost, nothing shown that was not stored. Read once the room has stopped by
+    itself (its person gone: no bot thinking, nothing being stored), on the server's loop:
+    the room applied exactly its stored log, and every position the clients were shown is
+    the stored game at that version."""
+    def read(room: Room, moves: list[tuple[int, str]]) -> tuple[int, dict[int, Any]]:
+        assert room.game is not None
+        return room.log_length, stored_games(room, moves)
+
+    length, games = server.at_rest(code, read)
+    assert len(games) - 1 == length, (length, len(games) - 1)
+    assert check_shown_was_stored(games, *clients) > 0
 
 
 def test_a_locked_database_stalls_neither_the_loop_nor_the_bots(tmp_path: Path) -> None:
@@ -671,7 +681,7 @@ def test_a_locked_database_stalls_neither_the_loop_nor_the_bots(tmp_path: Path) 
             after = len(watcher.messages)
             await watcher.wait_for(lambda m: m["type"] == "update", timeout=5, start=after)
             await _done(pinger, watcher, host, task=playing)
-            _logged_everything(server, code)
+            _logged_everything(server, code, watcher, host)
 
         run(scenario())
 
@@ -716,7 +726,7 @@ def test_a_full_disk_says_not_saved_and_loses_nothing(tmp_path: Path) -> None:
                 await watcher.wait_for(lambda m: m["type"] == "update", timeout=10,
                                        start=after)
                 await _done(guest, watcher, host, task=playing)
-                _logged_everything(server, code)
+                _logged_everything(server, code, watcher, host)
 
             run(scenario())
     finally:

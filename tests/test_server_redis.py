@@ -208,3 +208,36 @@ def test_the_spectator_limit_holds_across_servers(redis_server: RedisServer) -> 
             return codes
 
         assert run(scenario()) == ["room_crowded", "room_crowded"]
+
+
+def test_a_room_followed_meanwhile_catches_up_on_what_it_did_not_hear(
+        redis_server: RedisServer) -> None:
+    """A process starts following a room (a client of it arrived) just as another process
+    changes it: a change published before the subscription took effect is never heard, so
+    once the channel is subscribed the room is told to catch up from Redis. (Before, a
+    guest on the second process of ``test_server_faults`` sometimes never saw the game
+    its host had just started on the first one.)"""
+    import json
+
+    from unogame.server.redis_hub import RedisHub
+    from unogame.server.redis_store import channel
+
+    async def scenario() -> list[str]:
+        hub = RedisHub(redis_server.url, "a-test-process", lease_seconds=5.0)
+        caught_up: list[str] = []
+        hub.on_followed = caught_up.append
+        hub.start()
+        try:
+            await asyncio.to_thread(wait_until, lambda: hub.link_up, 20, "the Redis link")
+            hub.follow("FOLLOWED")
+            # Another process's change, published before this one's subscription went out
+            # (nothing has run on this loop since follow()): this process cannot hear it.
+            redis_server.client().publish(channel("FOLLOWED"), json.dumps(
+                {"k": "rec", "rev": 2, "p": "another-process"}))
+            await asyncio.to_thread(wait_until, lambda: caught_up, 20,
+                                    "the room told to catch up")
+            return caught_up
+        finally:
+            await hub.stop()
+
+    assert run(scenario()) == ["FOLLOWED"]

@@ -40,6 +40,7 @@ class Cluster:
         self.storage = storage
         self._loop: asyncio.AbstractEventLoop | None = None
         hub.on_event = self.heard
+        hub.on_followed = self.followed
         hub.on_lease = self.lease
         hub.on_link = self.link
         hub.on_dead = self.dead
@@ -67,13 +68,23 @@ class Cluster:
         """This process now has a copy of the room: it follows its changes and presence."""
         room.driving = False
         self.hub.follow(room.code)
+        self._read_presence(room)
 
+    def _read_presence(self, room: Room) -> None:
         async def presence() -> None:
             for process, seen in (await self.hub.read_presence(room.code)).items():
                 room.presence_elsewhere(process, seen)
 
         if self._loop is not None:
             asyncio.ensure_future(presence()).add_done_callback(_quiet)
+
+    def followed(self, code: str) -> None:
+        """The room's channel is subscribed: what another process stored or said before
+        that was not heard, so the room reads it (its record, log and presence)."""
+        self.catch_up(code)
+        room = self.manager.rooms.get(code)
+        if room is not None:
+            self._read_presence(room)
 
     def drop(self, room: Room) -> None:
         self.hub.unfollow(room.code)

@@ -98,6 +98,9 @@ class RedisHub(LocalHub):
         self.lease_seconds = lease_seconds
         self.on_event: Callable[[str, dict[str, Any]], None] = lambda code, payload: None
         """A message of another process about a room this process follows."""
+        self.on_followed: Callable[[str], None] = lambda code: None
+        """A room's channel is subscribed now: what was published before may have been
+        missed (the room catches up from Redis)."""
         self.on_lease: Callable[[str, bool, tuple[int, int, int] | None], None] = \
             lambda code, held, stored: None
         """This process now drives (``True``) or no longer drives a room; when it took
@@ -140,7 +143,7 @@ class RedisHub(LocalHub):
         if code not in self.followed:
             self.followed.add(code)
             if self._pubsub is not None and self.link_up:
-                self._spawn(self._pubsub.subscribe(channel(code)))
+                self._spawn(self._subscribe(self._pubsub, code))
 
     def unfollow(self, code: str) -> None:
         if code in self.followed:
@@ -175,6 +178,13 @@ class RedisHub(LocalHub):
         with contextlib.suppress(Exception):
             await self._db.aclose()
 
+    async def _subscribe(self, pubsub: Any, code: str) -> None:
+        """Subscribe to a room's channel; then the room catches up once (a change another
+        process published before the subscription took effect was not heard)."""
+        await pubsub.subscribe(channel(code))
+        if code in self.followed:
+            self.on_followed(code)
+
     def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
         task.add_done_callback(_quiet)
@@ -201,11 +211,15 @@ class RedisHub(LocalHub):
         while True:
             pubsub = self._db.pubsub(ignore_subscribe_messages=True)
             try:
+                subscribed = set(self.followed)
                 await asyncio.wait_for(pubsub.subscribe(PREFIX + "hello",
-                                                        *[channel(c) for c in self.followed]),
+                                                        *[channel(c) for c in subscribed]),
                                        TIMEOUT)
                 self._pubsub = pubsub
-                self._set_link(True)
+                missed = self.followed - subscribed  # followed while this subscribed
+                if missed:
+                    await asyncio.wait_for(pubsub.subscribe(*map(channel, missed)), TIMEOUT)
+                self._set_link(True)  # every room catches up (``Cluster.link``)
                 pinged = time.monotonic()
                 while True:
                     message = await pubsub.get_message(timeout=0.5)
