@@ -442,17 +442,20 @@ def test_the_deal_seed_has_128_bits_and_replays_exactly() -> None:
         async def scenario() -> str:
             host = await create_room(server.ws_url, seats=3, bots=["random", "random"])
             await host.request({"type": "start"}, "state")
-            await asyncio.sleep(0.5)
+            await autoplay(host, seed=1, until=lambda m: m["version"] >= 5, timeout=30)
             await host.close()
             return host.room or ""
 
         code = run(scenario())
-        room = room_of(server, code)
-        assert room.game_seed >= 2**64  # fails with probability 2**-64
-        assert room.game is not None
-        record = json.loads(json.dumps(room.game.record()))
+
+        def read(room: Room, moves: list[tuple[int, str]]) -> tuple[int, Any, Any]:
+            assert room.game is not None
+            return room.game_seed, json.loads(json.dumps(room.game.record())), room.game.view(0)
+
+        seed, record, view = server.at_rest(code, read)  # the bots have stopped
+        assert seed >= 2**64  # fails with probability 2**-64
         again = replay(record)
-        assert again.view(0) == room.game.view(0) and again.seed == room.game_seed
+        assert again.view(0) == view and again.seed == seed
 
 
 # ---------------------------------------------------------------- the fuzz

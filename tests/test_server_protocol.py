@@ -303,10 +303,17 @@ def test_idle_rooms_make_way_for_new_ones() -> None:
     async def scenario(url: str) -> tuple[str, str]:
         first = await create_room(url)
         await first.close()  # nobody is left in the room
-        await asyncio.sleep(0.3)
-        second = await create_room(url)
-        await second.close()
-        return first.room or "", second.room or ""
+        client = await Client.connect(url)
+        deadline = asyncio.get_running_loop().time() + 30
+        while True:  # once the server has seen it empty for 0.2 s, it makes way
+            reply = await client.request({"type": "create", "settings": {}}, ("state", "error"))
+            if reply["type"] == "state":
+                break
+            assert reply["code"] == "too_many_rooms", reply
+            assert asyncio.get_running_loop().time() < deadline, "the idle room stayed"
+            await asyncio.sleep(0.1)
+        await client.close()
+        return first.room or "", client.room or ""
 
     with ServerThread(limits=loopback_limits(max_rooms=1, idle_room_seconds=0.2)) as small:
         old, new = run(scenario(small.ws_url))
@@ -447,13 +454,20 @@ def test_rematch_starts_a_new_game(server: ServerThread) -> None:
         await host.request({"type": "start"}, "state")
         final = await autoplay(host, seed=3, deal=True, timeout=60)
         assert final["status"] == "match_over"
-        room = room_of(server, host.room or "")
-        game_no = room.game_no
-        await asyncio.sleep(2.0)  # the quick autoplay may have spent the message allowance
-        state = await host.request({"type": "rematch"}, "state")
+        code = host.room or ""
+        game_no = await server.settled_async(code, lambda room, moves: room.game_no)
+        deadline = asyncio.get_running_loop().time() + 30
+        while True:  # the quick autoplay may have spent the message allowance: wait for it
+            state = await host.request({"type": "rematch"}, ("state", "error"))
+            if state.get("code") != "rate_limited":
+                break
+            assert asyncio.get_running_loop().time() < deadline, "still rate limited"
+            await asyncio.sleep(0.25)
+        assert state["type"] == "state", state
         assert state["status"] == "playing" and state["version"] > final["version"]
-        assert room.game_no == game_no + 1 and room.game is not None
-        assert room.game.scores == [0, 0]
+        now, scores = await server.settled_async(code, lambda room, moves: (
+            room.game_no, room.game.scores if room.game is not None else None))
+        assert now == game_no + 1 and scores == [0, 0]
         await host.close()
 
     run(scenario())

@@ -296,6 +296,8 @@ class Client:
     def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
         self.messages: list[Message] = []
+        self.arrived: list[float] = []
+        """When each message came (``time.monotonic``)."""
         self.raw: list[str] = []
         self._new = asyncio.Event()
         self._reader = asyncio.create_task(self._read())
@@ -314,6 +316,7 @@ class Client:
                 assert isinstance(text, str)
                 self.raw.append(text)
                 message = json.loads(text)
+                self.arrived.append(time.monotonic())
                 self.messages.append(message)
                 if message.get("type") == "joined":
                     self.seat, self.room = message["seat"], message["room"]
@@ -367,6 +370,11 @@ class Client:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._new.wait(), remaining)
         return self.messages[index]
+
+    def arrival(self, message: Message) -> float:
+        """When this very message came (``time.monotonic``)."""
+        return next(at for at, seen in zip(self.arrived, self.messages, strict=True)
+                    if seen is message)
 
     def last(self, kind: str | tuple[str, ...]) -> Message:
         kinds = (kind,) if isinstance(kind, str) else kind
