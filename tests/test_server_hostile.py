@@ -269,7 +269,11 @@ def test_empty_lobbies_expire_within_minutes(tmp_path: Path) -> None:
             playing = await create_room(server.ws_url, seats=2, bots=["random"])
             await playing.request({"type": "start"}, "state")
             await playing.close()
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(1.0)  # more than the expiry: the lobby with its host stays
+            deadline = asyncio.get_running_loop().time() + 20
+            while left.room in server.manager.rooms:  # the empty one goes (a loaded machine)
+                assert asyncio.get_running_loop().time() < deadline, "the empty lobby stayed"
+                await asyncio.sleep(0.05)
             assert await alive(staying)
             await staying.close()
             return left.room or "", staying.room or "", playing.room or ""

@@ -26,6 +26,7 @@ from test_server_support import (
     join,
     loopback_limits,
     run,
+    stored_and_applied,
     stored_games,
 )
 
@@ -134,7 +135,8 @@ def test_stale_repeated_and_out_of_turn_moves_change_nothing(server: ServerThrea
         error = await actor.request(message, "error")
         assert error["code"] == "stale"
         assert room.game.position() == after and room.log_length == length
-        assert room.storage.load_moves(room.code, room.game_no)[-1] == (actor.seat, "draw")
+        moves, applied = await server.settled_async(room.code, stored_and_applied)
+        assert moves[-1] == (actor.seat, "draw") and applied == length == len(moves)
         await host.close()
         await guest.close()
 
