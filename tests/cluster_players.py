@@ -58,9 +58,9 @@ class Player:
                 client = await Client.connect(url)
                 start = len(client.messages)
                 await client.send({"type": "resume", "room": self.room, "token": self.token})
-                answer = await client.wait_for(lambda m: m["type"] in ("state", "error"), 15,
+                answer = await client.wait_for(lambda m: m["type"] in ("state", "error"), 30,
                                                start)
-                if answer["type"] == "state":  # (not the last message: more may follow it)
+                if answer["type"] == "state":  # (later messages may be here already)
                     server = next(m.get("server") for m in client.messages
                                   if m["type"] == "joined")
                     if self.move_each_time and server == self.server and tries < 20:
@@ -145,15 +145,20 @@ async def table_of_players(urls: list[str], seed: int, bots: int = 1,
     host = await create_room(urls[0], seats=2 + bots, bots=["random"] * bots,
                              rules=rules or {"target_score": 10_000})
     guest = await Client.connect(urls[-1])
-    await guest.request({"type": "join", "room": host.room, "name": "Guest"}, "state", 30)
-    # As a person would: Start once the guest shows in the lobby (the host's server may
-    # hear of the join a moment after the guest's server stored it).
-    await host.wait_for(lambda m: m["type"] == "room" and len(m["seats"]) == 2 + bots, 30)
-    start = len(host.messages)
-    await host.send({"type": "start"})
-    started = await host.wait_for(lambda m: m["type"] == "error" or (
-        m["type"] == "state" and m["view"] is not None), 30, start)
-    assert started["type"] == "state", started
+    await guest.request({"type": "join", "room": host.room, "name": "Guest"}, "state")
+    deadline = asyncio.get_running_loop().time() + 30
+    while True:
+        start = len(host.messages)
+        await host.send({"type": "start"})
+        started = await host.wait_for(lambda m: m["type"] == "error" or (
+            m["type"] == "state" and m["view"] is not None), 30, start)
+        if started["type"] == "state":
+            break
+        # Refused while the host's process had not yet heard of the guest's join (stored by
+        # the other process): "nothing changed, try again", as a person would.
+        assert started["code"] == "not_saved", started
+        assert asyncio.get_running_loop().time() < deadline, started
+        await asyncio.sleep(0.2)
     await guest.wait_for(lambda m: m["type"] == "state" and m["view"] is not None, 30)
     players = [Player(urls, host.room or "", host.token or "", 0, seed),
                Player(urls, guest.room or "", guest.token or "", guest.seat or 0, seed + 1,

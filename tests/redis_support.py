@@ -101,10 +101,17 @@ def redis_server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
         yield server
 
 
+LEASE = 3.0
+"""The tests' processes' lease (and liveness) in seconds: shorter than the default 5 s so that
+a room is taken over soon, long enough that a process starved by a loaded machine for a
+second or two is not taken for dead (its people for gone: the lobby's host role moved away
+under a starting game)."""
+
+
 class ServeProcess:
     """``uno serve --redis URL`` in a subprocess on a free port."""
 
-    def __init__(self, redis_url: str, lease: float = 1.5, bot_think: float = 0.05) -> None:
+    def __init__(self, redis_url: str, lease: float = LEASE, bot_think: float = 0.05) -> None:
         self.redis_url = redis_url
         self.lease = lease
         self.bot_think = bot_think

@@ -34,7 +34,7 @@ def servers(redis_server: RedisServer, tmp_path: Path) -> Iterator[list[ServePro
     started: list[ServeProcess] = []
     try:
         for number in range(2):  # both start at once, then both are waited for
-            started.append(ServeProcess(redis_server.url, lease=1.5).launch(
+            started.append(ServeProcess(redis_server.url).launch(
                 tmp_path / f"serve{number}.log"))
         for server in started:
             server.wait_ready()

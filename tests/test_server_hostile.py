@@ -24,10 +24,12 @@ from test_server_support import (
     Client,
     ServerThread,
     autoplay,
+    check_shown_was_stored,
     create_room,
     join,
     loopback_limits,
     run,
+    stored_games,
 )
 
 from unogame.engine import replay
@@ -267,7 +269,11 @@ def test_empty_lobbies_expire_within_minutes(tmp_path: Path) -> None:
             playing = await create_room(server.ws_url, seats=2, bots=["random"])
             await playing.request({"type": "start"}, "state")
             await playing.close()
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(1.0)  # more than the expiry: the lobby with its host stays
+            deadline = asyncio.get_running_loop().time() + 20
+            while left.room in server.manager.rooms:  # the empty one goes (a loaded machine)
+                assert asyncio.get_running_loop().time() < deadline, "the empty lobby stayed"
+                await asyncio.sleep(0.05)
             assert await alive(staying)
             await staying.close()
             return left.room or "", staying.room or "", playing.room or ""
@@ -440,17 +446,20 @@ def test_the_deal_seed_has_128_bits_and_replays_exactly() -> None:
         async def scenario() -> str:
             host = await create_room(server.ws_url, seats=3, bots=["random", "random"])
             await host.request({"type": "start"}, "state")
-            await asyncio.sleep(0.5)
+            await autoplay(host, seed=1, until=lambda m: m["version"] >= 5, timeout=30)
             await host.close()
             return host.room or ""
 
         code = run(scenario())
-        room = room_of(server, code)
-        assert room.game_seed >= 2**64  # fails with probability 2**-64
-        assert room.game is not None
-        record = json.loads(json.dumps(room.game.record()))
+
+        def read(room: Room, moves: list[tuple[int, str]]) -> tuple[int, Any, Any]:
+            assert room.game is not None
+            return room.game_seed, json.loads(json.dumps(room.game.record())), room.game.view(0)
+
+        seed, record, view = server.at_rest(code, read)  # the bots have stopped
+        assert seed >= 2**64  # fails with probability 2**-64
         again = replay(record)
-        assert again.view(0) == room.game.view(0) and again.seed == room.game_seed
+        assert again.view(0) == view and again.seed == seed
 
 
 # ---------------------------------------------------------------- the fuzz
@@ -637,10 +646,18 @@ async def _done(*clients: Client, task: asyncio.Task[None]) -> None:
         await client.close()
 
 
-def _logged_everything(server: ServerThread, code: str) -> None:
-    room = room_of(server, code)
-    stored = server.manager.storage.load_moves(code, room.game_no)
-    assert room.game is not None and len(stored) == room.log_length
+def _logged_everything(server: ServerThread, code: str, *clients: Client) -> None:
+    """No move lost, nothing shown that was not stored. Read once the room has stopped by
+    itself (its person gone: no bot thinking, nothing being stored), on the server's loop:
+    the room applied exactly its stored log, and every position the clients were shown is
+    the stored game at that version."""
+    def read(room: Room, moves: list[tuple[int, str]]) -> tuple[int, dict[int, Any]]:
+        assert room.game is not None
+        return room.log_length, stored_games(room, moves)
+
+    length, games = server.at_rest(code, read)
+    assert len(games) - 1 == length, (length, len(games) - 1)
+    assert check_shown_was_stored(games, *clients) > 0
 
 
 def test_a_locked_database_stalls_neither_the_loop_nor_the_bots(tmp_path: Path) -> None:
@@ -671,7 +688,7 @@ def test_a_locked_database_stalls_neither_the_loop_nor_the_bots(tmp_path: Path) 
             after = len(watcher.messages)
             await watcher.wait_for(lambda m: m["type"] == "update", timeout=5, start=after)
             await _done(pinger, watcher, host, task=playing)
-            _logged_everything(server, code)
+            _logged_everything(server, code, watcher, host)
 
         run(scenario())
 
@@ -716,7 +733,7 @@ def test_a_full_disk_says_not_saved_and_loses_nothing(tmp_path: Path) -> None:
                 await watcher.wait_for(lambda m: m["type"] == "update", timeout=10,
                                        start=after)
                 await _done(guest, watcher, host, task=playing)
-                _logged_everything(server, code)
+                _logged_everything(server, code, watcher, host)
 
             run(scenario())
     finally:

@@ -21,7 +21,7 @@ from test_server_support import run
 
 def test_a_round_through_nginx_moving_between_processes(redis_server: RedisServer,
                                                         tmp_path: Path) -> None:
-    servers = [ServeProcess(redis_server.url, lease=1.5).launch(tmp_path / f"serve{n}.log")
+    servers = [ServeProcess(redis_server.url).launch(tmp_path / f"serve{n}.log")
                for n in range(2)]
     proxy: Nginx | None = None
     try:

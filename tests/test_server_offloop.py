@@ -17,14 +17,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_support import LOCKER, Client, ServerThread, create_room, join, run
+from test_server_support import (
+    LOCKER,
+    Client,
+    ServerThread,
+    create_room,
+    join,
+    run,
+    stored_and_applied,
+)
 
 from unogame.server import Timing, commits
 from unogame.server.storage import SqliteStorage
 
 SLOW_SECONDS = 2.0
-QUICK = 0.3
-"""A ping or a spectator's state while a write is pending comes within this (seconds)."""
+QUICK = SLOW_SECONDS / 2
+"""A ping or a spectator's state while a write is pending comes within this (seconds): well
+under the write's own time (a loop held up by it waits all of it), with room for a loaded
+machine."""
 
 
 class SlowStorage(SqliteStorage):
@@ -36,9 +46,11 @@ class SlowStorage(SqliteStorage):
         self.slow = threading.Event()
         self.writing = threading.Event()
         self.slow_writes = 0
+        self.only_seat: int | None = None
+        """Only this seat's writes are slow (``None``: every seat's)."""
 
     def append_move(self, code: str, game_no: int, index: int, seat: int, move: str) -> None:
-        if not self.slow.is_set():
+        if not self.slow.is_set() or self.only_seat not in (None, seat):
             super().append_move(code, game_no, index, seat, move)
             return
         self.writing.set()
@@ -93,7 +105,7 @@ async def _quick_while_pending(storage: SlowStorage, pinger: Client, code: str,
         pings += 1
         await asyncio.sleep(0.05)
     assert slowest < QUICK, f"a ping of another room waited {slowest:.2f} s for the write"
-    assert pings >= 5, f"only {pings} pings while the write was pending"
+    assert pings >= 3, f"only {pings} pings while the write was pending"
     await watcher.close()
 
 
@@ -172,14 +184,14 @@ def test_a_bots_slow_write_goes_through_the_same_path(tmp_path: Path) -> None:
             host = await create_room(server.ws_url, seats=2, bots=["random"])
             await host.request({"type": "start"}, "state")
             other = await create_room(server.ws_url, name="Other", seats=3)
-            room = server.manager.rooms[host.room]
+            storage.only_seat = 1  # the bot's writes are slow from now on, the host's not
+            storage.slow.set()
             while host.game()["view"]["turn"] == host.seat:  # play until it is the bot's turn
                 game = host.game()
                 await host.request({"type": "move", "move": _a_move(game),
                                     "version": game["version"]}, ("update", "error"))
-            storage.slow.set()
-            version = host.game()["version"]
             await _pending(storage)
+            version = host.game()["version"]  # the position the bot's pending write is for
             start = len(host.messages)
             await host.send({"type": "move", "move": "draw", "version": version})
             await _quick_while_pending(storage, other, other.room or "", server)
@@ -191,8 +203,8 @@ def test_a_bots_slow_write_goes_through_the_same_path(tmp_path: Path) -> None:
             storage.slow.clear()
             for client in (host, other):
                 await client.close()
-            await asyncio.sleep(0.5)  # nobody is left: the room stops
-            assert len(storage.load_moves(room.code, room.game_no)) == room.log_length
+            moves, length = await server.at_rest_async(host.room or "", stored_and_applied)
+            assert len(moves) == length  # nobody is left: the room stops, nothing half-done
 
         run(scenario())
 

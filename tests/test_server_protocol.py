@@ -26,6 +26,8 @@ from test_server_support import (
     join,
     loopback_limits,
     run,
+    stored_and_applied,
+    stored_games,
 )
 
 from unogame.engine import Game
@@ -133,7 +135,8 @@ def test_stale_repeated_and_out_of_turn_moves_change_nothing(server: ServerThrea
         error = await actor.request(message, "error")
         assert error["code"] == "stale"
         assert room.game.position() == after and room.log_length == length
-        assert room.storage.load_moves(room.code, room.game_no)[-1] == (actor.seat, "draw")
+        moves, applied = await server.settled_async(room.code, stored_and_applied)
+        assert moves[-1] == (actor.seat, "draw") and applied == length == len(moves)
         await host.close()
         await guest.close()
 
@@ -196,9 +199,14 @@ def test_reconnect_with_token_and_bad_token(server: ServerThread) -> None:
         state = await back.request({"type": "resume", "room": (host.room or "").lower(),
                                     "token": token}, "state")
         assert back.seat == seat and back.token is None  # the token is never sent again
-        assert room.game is not None
-        assert state["view"] == room.game.view(seat) and state["version"] == room.version
-        assert state["legal"] == [m.text for m in room.game.legal_moves(seat)]
+        # The room's bot plays on meanwhile: the state is the stored game at the version
+        # the server sent (read on the server's loop, as one of the room's changes).
+        version, games = await server.settled_async(
+            room.code, lambda live, moves: (live.version, stored_games(live, moves)))
+        assert state["version"] in games and state["version"] <= version
+        game = games[state["version"]]
+        assert state["view"] == game.view(seat)
+        assert state["legal"] == [m.text for m in game.legal_moves(seat)]
         thief = await Client.connect(server.ws_url)
         error = await thief.request({"type": "resume", "room": host.room,
                                      "token": "guessed-token"}, "error")
@@ -297,10 +305,17 @@ def test_idle_rooms_make_way_for_new_ones() -> None:
     async def scenario(url: str) -> tuple[str, str]:
         first = await create_room(url)
         await first.close()  # nobody is left in the room
-        await asyncio.sleep(0.3)
-        second = await create_room(url)
-        await second.close()
-        return first.room or "", second.room or ""
+        client = await Client.connect(url)
+        deadline = asyncio.get_running_loop().time() + 30
+        while True:  # once the server has seen it empty for 0.2 s, it makes way
+            reply = await client.request({"type": "create", "settings": {}}, ("state", "error"))
+            if reply["type"] == "state":
+                break
+            assert reply["code"] == "too_many_rooms", reply
+            assert asyncio.get_running_loop().time() < deadline, "the idle room stayed"
+            await asyncio.sleep(0.1)
+        await client.close()
+        return first.room or "", client.room or ""
 
     with ServerThread(limits=loopback_limits(max_rooms=1, idle_room_seconds=0.2)) as small:
         old, new = run(scenario(small.ws_url))
@@ -441,13 +456,20 @@ def test_rematch_starts_a_new_game(server: ServerThread) -> None:
         await host.request({"type": "start"}, "state")
         final = await autoplay(host, seed=3, deal=True, timeout=60)
         assert final["status"] == "match_over"
-        room = room_of(server, host.room or "")
-        game_no = room.game_no
-        await asyncio.sleep(2.0)  # the quick autoplay may have spent the message allowance
-        state = await host.request({"type": "rematch"}, "state")
+        code = host.room or ""
+        game_no = await server.settled_async(code, lambda room, moves: room.game_no)
+        deadline = asyncio.get_running_loop().time() + 30
+        while True:  # the quick autoplay may have spent the message allowance: wait for it
+            state = await host.request({"type": "rematch"}, ("state", "error"))
+            if state.get("code") != "rate_limited":
+                break
+            assert asyncio.get_running_loop().time() < deadline, "still rate limited"
+            await asyncio.sleep(0.25)
+        assert state["type"] == "state", state
         assert state["status"] == "playing" and state["version"] > final["version"]
-        assert room.game_no == game_no + 1 and room.game is not None
-        assert room.game.scores == [0, 0]
+        now, scores = await server.settled_async(code, lambda room, moves: (
+            room.game_no, room.game.scores if room.game is not None else None))
+        assert now == game_no + 1 and scores == [0, 0]
         await host.close()
 
     run(scenario())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_server_support import ServerThread, autoplay, create_room, join, run
@@ -41,13 +42,15 @@ def test_a_room_is_rebuilt_from_its_log(tmp_path: Path) -> None:
         await host.close()
         return host.room or ""
 
+    def read(live: Room, moves: list[tuple[int, str]]) -> tuple[Any, ...]:
+        assert live.game is not None and live.table is not None
+        return (live.game.position(), live.game.record(), live.version, live.table.results,
+                live.status, live.table.feed(0))
+
     with ServerThread(db) as server:
         code = run(scenario(server.ws_url))
-        live: Room = server.manager.rooms[code]
-        assert live.game is not None and live.table is not None
-        position, record = live.game.position(), live.game.record()
-        version, results, status = live.version, live.table.results, live.status
-        log = live.table.feed(0)
+        # Its people gone, the room stops (its bot too): read it on the server's loop then.
+        position, record, version, results, status, log = server.at_rest(code, read)
     store = SqliteStorage(db)
     rebuilt = Room.restore(code, store.load_rooms()[code], store, LocalHub(), Timing())
     assert rebuilt.game is not None and rebuilt.table is not None

@@ -4,6 +4,7 @@ or in a subprocess, and an asyncio WebSocket client that keeps every message it 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -14,18 +15,27 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import uvicorn
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from unogame.engine import Game
 from unogame.server import Limits, Timing, create_app
-from unogame.server.storage import Storage
+from unogame.server.commits import off_loop
+from unogame.server.flow import STAND_IN_PREFIX
+from unogame.server.rooms import Room
+from unogame.server.storage import ROUND_BOUNDARY, Storage
 
 Message = dict[str, Any]
+Moves = list[tuple[int, str]]
+T = TypeVar("T")
+SETTLE_SECONDS = 30.0
+"""How long a test waits for the server's loop to answer or a room to come to rest (a busy
+2-core machine: generous; the wait ends as soon as the condition holds)."""
 
 LOOPBACK: dict[str, Any] = {"rooms_per_address": (100_000, 100_000.0),
                             "lookups_per_address": (100_000, 100_000.0)}
@@ -90,8 +100,17 @@ class ServerThread:
         config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536,
                                 lifespan="on")
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
-                                       daemon=True)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The server's event loop (set once it runs): every room lives on it."""
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        async def serve() -> None:
+            self.loop = asyncio.get_running_loop()
+            await self.server.serve(sockets=[self.sock])
+
+        with asyncio.Runner(loop_factory=self.server.config.get_loop_factory()) as runner:
+            runner.run(serve())
 
     @property
     def url(self) -> str:
@@ -118,6 +137,114 @@ class ServerThread:
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
+
+    # Reading a room from a test. The rooms live on the server's loop (its thread) and their
+    # bots keep playing: a test reads them there, as one of the room's changes (nothing is
+    # being stored meanwhile, and every stored entry is applied), never from its own thread.
+
+    def submit(self, make: Callable[[], Awaitable[T]]) -> concurrent.futures.Future[T]:
+        """Run the coroutine ``make()`` on the server's loop."""
+        assert self.loop is not None, "the server is not running"
+
+        async def call() -> T:
+            return await make()
+
+        return asyncio.run_coroutine_threadsafe(call(), self.loop)
+
+    def settled(self, code: str, read: Callable[[Room, Moves], T]) -> T:
+        """``read(room, stored log of its current game)``, as one of the room's changes."""
+        return self.submit(lambda: _settled(self.manager.rooms[code], read)).result(
+            SETTLE_SECONDS)
+
+    async def settled_async(self, code: str, read: Callable[[Room, Moves], T]) -> T:
+        """:meth:`settled` from a test's own event loop (its clients keep reading)."""
+        future = self.submit(lambda: _settled(self.manager.rooms[code], read))
+        return await asyncio.wait_for(asyncio.wrap_future(future), SETTLE_SECONDS)
+
+    def at_rest(self, code: str, read: Callable[[Room, Moves], T]) -> T:
+        """Wait until the room has stopped by itself (everyone gone: no bot thinking, none
+        planned, nothing being stored), then :meth:`settled`: nothing changes after it."""
+        return self.submit(lambda: _at_rest(self.manager.rooms[code], read)).result(
+            SETTLE_SECONDS + 5)
+
+    async def at_rest_async(self, code: str, read: Callable[[Room, Moves], T]) -> T:
+        future = self.submit(lambda: _at_rest(self.manager.rooms[code], read))
+        return await asyncio.wait_for(asyncio.wrap_future(future), SETTLE_SECONDS + 5)
+
+
+async def _settled(room: Room, read: Callable[[Room, Moves], T]) -> T:
+    async def change() -> T:
+        moves = await off_loop(room.storage.load_moves, room.code, room.game_no) \
+            if room.game_no else []
+        return read(room, moves)
+
+    return await room.commits.run(change)
+
+
+async def _at_rest(room: Room, read: Callable[[Room, Moves], T]) -> T:
+    deadline = asyncio.get_running_loop().time() + SETTLE_SECONDS
+
+    def resting(room: Room, moves: Moves) -> tuple[bool, T | None]:
+        current = room.current
+        if current is not None and not (current.paused and current.table.outstanding is None):
+            return False, None
+        return True, read(room, moves)
+
+    while True:
+        done, value = await _settled(room, resting)
+        if done:
+            return value  # type: ignore[return-value]
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"room {room.code} did not come to rest")
+        await asyncio.sleep(0.02)
+
+
+def stored_and_applied(room: Room, moves: Moves) -> tuple[Moves, int]:
+    """A :meth:`ServerThread.settled` read: the stored log and the room's log length."""
+    return moves, room.log_length
+
+
+def _replayed(room: Room) -> Game:
+    deal = room.deal
+    if deal is not None:
+        return Game.deal(len(room.seats), deal["dealer"], deal["deck"], room.rules,
+                         room.game_seed)
+    return Game.new(len(room.seats), room.rules, room.game_seed)
+
+
+def stored_games(room: Room, moves: Moves) -> dict[int, Game]:
+    """The room's current game at every version of its stored log, replayed by the engine
+    alone (a :meth:`ServerThread.settled` read): what a seat was shown at a version must be
+    that game's view."""
+    game = _replayed(room)
+    version = room.version_base
+    games = {version: game.copy()}
+    for seat, text in moves:
+        if seat < 0 and text == ROUND_BOUNDARY:
+            game.next_round()
+        else:
+            game.push(seat, text.removeprefix(STAND_IN_PREFIX))
+        version += 1
+        games[version] = game.copy()
+    return games
+
+
+def check_shown_was_stored(games: dict[int, Game], *clients: Client) -> int:
+    """Every position each client was shown in this game is a stored one: its version is in
+    the stored log and its view is the replayed game's view for the client's seat (nothing
+    was broadcast that was not stored). Returns the number of positions checked."""
+    base = min(games)
+    checked = 0
+    for client in clients:
+        for message in client.messages:
+            if message.get("type") not in ("state", "update") or message["view"] is None \
+                    or message["version"] < base:
+                continue  # the lobby, or a previous game of the room
+            version = message["version"]
+            assert version in games, f"version {version} was shown but not stored"
+            assert message["view"] == games[version].view(client.seat), version
+            checked += 1
+    return checked
 
 
 class ServerProcess:
@@ -169,6 +296,8 @@ class Client:
     def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
         self.messages: list[Message] = []
+        self.arrived: list[float] = []
+        """When each message came (``time.monotonic``)."""
         self.raw: list[str] = []
         self._new = asyncio.Event()
         self._reader = asyncio.create_task(self._read())
@@ -187,6 +316,7 @@ class Client:
                 assert isinstance(text, str)
                 self.raw.append(text)
                 message = json.loads(text)
+                self.arrived.append(time.monotonic())
                 self.messages.append(message)
                 if message.get("type") == "joined":
                     self.seat, self.room = message["seat"], message["room"]
@@ -240,6 +370,11 @@ class Client:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._new.wait(), remaining)
         return self.messages[index]
+
+    def arrival(self, message: Message) -> float:
+        """When this very message came (``time.monotonic``)."""
+        return next(at for at, seen in zip(self.arrived, self.messages, strict=True)
+                    if seen is message)
 
     def last(self, kind: str | tuple[str, ...]) -> Message:
         kinds = (kind,) if isinstance(kind, str) else kind

@@ -40,10 +40,10 @@ class Cluster:
         self.storage = storage
         self._loop: asyncio.AbstractEventLoop | None = None
         hub.on_event = self.heard
+        hub.on_followed = self.followed
         hub.on_lease = self.lease
         hub.on_link = self.link
         hub.on_dead = self.dead
-        hub.on_subscribed = self.subscribed
         hub.wanted = self.wanted
         hub.others = self.others
         manager.on_hold = self.hold
@@ -68,22 +68,23 @@ class Cluster:
         """This process now has a copy of the room: it follows its changes and presence."""
         room.driving = False
         self.hub.follow(room.code)
+        self._read_presence(room)
 
-    def subscribed(self, code: str) -> None:
-        """The room's channel is heard now: read what was published before, and the other
-        processes' presence (both may have changed since the room was loaded)."""
-        self.catch_up(code)
-        self.read_presence(code)
-
-    def read_presence(self, code: str) -> None:
+    def _read_presence(self, room: Room) -> None:
         async def presence() -> None:
-            room = self.manager.rooms.get(code)
-            for process, seen in (await self.hub.read_presence(code)).items():
-                if room is not None:
-                    room.presence_elsewhere(process, seen)
+            for process, seen in (await self.hub.read_presence(room.code)).items():
+                room.presence_elsewhere(process, seen)
 
         if self._loop is not None:
             asyncio.ensure_future(presence()).add_done_callback(_quiet)
+
+    def followed(self, code: str) -> None:
+        """The room's channel is subscribed: what another process stored or said before
+        that was not heard, so the room reads it (its record, log and presence)."""
+        self.catch_up(code)
+        room = self.manager.rooms.get(code)
+        if room is not None:
+            self._read_presence(room)
 
     def drop(self, room: Room) -> None:
         self.hub.unfollow(room.code)
@@ -194,10 +195,10 @@ class Cluster:
             return
         for code in list(self.manager.rooms):
             self.catch_up(code)
-            self.read_presence(code)  # what the others published while the link was down
             self.hub.refresh_presence(code)
             room = self.manager.rooms.get(code)
             if room is not None:  # everyone's position again, even if nothing was missed
+                self._read_presence(room)  # what the others said while the link was down
                 room.publish_room()
                 room.publish_state()
 

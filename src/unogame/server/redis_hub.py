@@ -98,6 +98,9 @@ class RedisHub(LocalHub):
         self.lease_seconds = lease_seconds
         self.on_event: Callable[[str, dict[str, Any]], None] = lambda code, payload: None
         """A message of another process about a room this process follows."""
+        self.on_followed: Callable[[str], None] = lambda code: None
+        """A room's channel is subscribed now: what was published before may have been
+        missed (the room catches up from Redis)."""
         self.on_lease: Callable[[str, bool, tuple[int, int, int] | None], None] = \
             lambda code, held, stored: None
         """This process now drives (``True``) or no longer drives a room; when it took
@@ -105,10 +108,6 @@ class RedisHub(LocalHub):
         self.on_link: Callable[[bool], None] = lambda up: None
         """Redis became unreachable (``False``) or reachable again."""
         self.on_dead: Callable[[set[str]], None] = lambda processes: None
-        """Processes whose liveness key expired (their presence no longer counts)."""
-        self.on_subscribed: Callable[[str], None] = lambda code: None
-        """The room's channel is subscribed now: what was published between loading the
-        room and this may have been missed, so the room reads itself again."""
         """Processes whose liveness key expired (their presence no longer counts)."""
         self.wanted: Callable[[], dict[str, bool]] = dict
         """The rooms this process follows, each with whether it wants to drive it."""
@@ -180,9 +179,11 @@ class RedisHub(LocalHub):
             await self._db.aclose()
 
     async def _subscribe(self, pubsub: Any, code: str) -> None:
+        """Subscribe to a room's channel; then the room catches up once (a change another
+        process published before the subscription took effect was not heard)."""
         await pubsub.subscribe(channel(code))
         if code in self.followed:
-            self.on_subscribed(code)
+            self.on_followed(code)
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
@@ -214,10 +215,11 @@ class RedisHub(LocalHub):
                 await asyncio.wait_for(pubsub.subscribe(PREFIX + "hello",
                                                         *[channel(c) for c in subscribed]),
                                        TIMEOUT)
-                for code in self.followed - subscribed:  # followed while that was sent
-                    await asyncio.wait_for(pubsub.subscribe(channel(code)), TIMEOUT)
                 self._pubsub = pubsub
-                self._set_link(True)
+                missed = self.followed - subscribed  # followed while this subscribed
+                if missed:
+                    await asyncio.wait_for(pubsub.subscribe(*map(channel, missed)), TIMEOUT)
+                self._set_link(True)  # every room catches up (``Cluster.link``)
                 pinged = time.monotonic()
                 while True:
                     message = await pubsub.get_message(timeout=0.5)
