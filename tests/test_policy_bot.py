@@ -15,16 +15,23 @@ torch = pytest.importorskip("torch")
 
 import numpy as np  # noqa: E402
 
-from unogame.engine import Game  # noqa: E402
+from unogame.engine import Game, Rules  # noqa: E402
 from unogame.env import SingleAgentUno  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An untrained model (random weights are enough to check the wiring)."""
-    model = sb3_contrib.MaskablePPO("MlpPolicy", SingleAgentUno(players=2), n_steps=64,
-                                    batch_size=64, policy_kwargs={"net_arch": [32, 32]},
-                                    seed=3, device="cpu")
+@pytest.fixture(scope="module", params=["MlpPolicy", "PresetActionsPolicy"])
+def model_path(request: pytest.FixtureRequest,
+               tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A model barely trained (a few updates: the wiring is what is checked), with the
+    full action head or the preset actions' head of the training example."""
+    from unogame.env.ppo_policy import PresetActionsPolicy
+
+    policy = PresetActionsPolicy if request.param == "PresetActionsPolicy" else "MlpPolicy"
+    model = sb3_contrib.MaskablePPO(policy, SingleAgentUno(players=2), n_steps=64,
+                                    batch_size=64, n_epochs=2,
+                                    policy_kwargs={"net_arch": [32, 32]}, seed=3,
+                                    device="cpu")
+    model.learn(128)
     path = tmp_path_factory.mktemp("policy") / "model.zip"
     model.save(path)
     return path
@@ -39,7 +46,7 @@ def test_uno_sim_with_a_policy_bot_finishes_on_several_workers(model_path: Path)
         from unogame.cli import main
         torch.ones(64, 64) @ torch.ones(64, 64)  # the parent's thread pool is started
         raise SystemExit(main(["sim", "--players", "2", "--bots",
-                               "policy:{model_path},random", "--games", "8", "--seed", "1",
+                               "policy:{model_path},easy", "--games", "8", "--seed", "1",
                                "--workers", "2", "--no-progress"]))
     """)
     try:
@@ -103,3 +110,43 @@ def test_workers_are_spawned_fresh_when_a_plugin_level_plays() -> None:
 
     assert start_method(("policy:model.zip", "random")) == "spawn"
     assert start_method(("medium", "random")) == ("spawn" if sys.platform == "win32" else "fork")
+
+
+def test_the_preset_actions_cover_every_legal_action_of_the_preset_rules() -> None:
+    """Random rounds under every Wild Customizable preset with every house rule, 2-5
+    players: each legal action of each decision is one the preset head scores."""
+    from unogame.engine.rules import CUSTOM_RULES
+    from unogame.env.core import UnoCore
+    from unogame.env.ppo_policy import PRESET_ACTIONS
+
+    scored = set(PRESET_ACTIONS.tolist())
+    rng = np.random.default_rng(5)
+    for number, preset in enumerate(CUSTOM_RULES):
+        rules = Rules(custom_rule=preset, seven_zero=True, jump_in=True, stacking=True)
+        core = UnoCore(2 + number % 4, rules)
+        core.reset(number)
+        steps = 0
+        while not core.over and steps < 3000:
+            actions = core.legal_actions()
+            assert set(actions) <= scored, (preset, set(actions) - scored)
+            core.step(int(rng.choice(actions)))
+            steps += 1
+
+
+def test_the_subset_head_gives_full_ids_and_their_log_probabilities() -> None:
+    """Samples and modes are full action ids, legal ones only; log_prob takes full ids."""
+    from unogame.env.ppo_policy import PRESET_ACTIONS, SubsetCategorical
+
+    head = SubsetCategorical(PRESET_ACTIONS)
+    logits = torch.zeros(2, PRESET_ACTIONS.size)
+    logits[1, 3] = 5.0  # the fourth preset action, id 3
+    mask = np.zeros((2, SingleAgentUno(players=2).action_space.n), dtype=bool)
+    mask[:, [3, 264, 22970]] = True
+    head.proba_distribution(logits)
+    head.apply_masking(mask)
+    for _ in range(20):
+        assert set(head.sample().tolist()) <= {3, 264, 22970}
+    assert head.mode().tolist()[1] == 3
+    log_prob = head.log_prob(torch.tensor([264, 3]))
+    assert torch.allclose(log_prob.exp()[0], torch.tensor(1 / 3))
+    assert float(log_prob.exp()[1]) > 0.95

@@ -94,7 +94,16 @@ class PolicyBot(Bot):
         torch = _torch()
         policy = self.policy
         head = policy.action_net
-        ids = torch.as_tensor(np.asarray(legal, dtype=np.int64))
+        rows = np.asarray(legal, dtype=np.int64)
+        scored = getattr(policy.action_dist, "position", None)
+        if scored is not None:  # a head over some actions only (ppo_policy.SubsetCategorical)
+            rows = scored.numpy()[rows]
+            legal = [action for action, row in zip(legal, rows, strict=True) if row >= 0]
+            rows = rows[rows >= 0]
+            if not legal:
+                raise ValueError("policy: the model has no action for any legal move here "
+                                 "(a family's rule that gives a card)")
+        ids = torch.as_tensor(rows)
         threads = torch.get_num_threads()
         torch.set_num_threads(1)
         try:
