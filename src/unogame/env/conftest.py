@@ -3,7 +3,8 @@
 from importlib.util import find_spec
 
 collect_ignore = [
-    name for name, needs in [("openspiel_game.py", "pyspiel"), ("policy.py", "sb3_contrib")]
+    name for name, needs in [("openspiel_game.py", "pyspiel"), ("policy.py", "sb3_contrib"),
+                             ("ppo_policy.py", "sb3_contrib")]
     if find_spec(needs) is None
 ]
 if find_spec("pettingzoo") is None or find_spec("gymnasium") is None:

@@ -164,6 +164,16 @@ def play_chunk(job: tuple[SimConfig, int, int, bool]) -> list[RoundResult]:
     return [play_one(config, index, timed) for index in range(start, stop)]
 
 
+def start_method(levels: Sequence[str]) -> str:
+    """How worker processes start: forked (cheap) for the built-in levels; spawned, fresh,
+    when a plugin level (``NAME:ARGUMENT``) plays, since its bots may hold what a fork
+    does not copy safely (a ``policy:PATH`` bot's torch thread pools, whose locks a fork
+    leaves held: forked workers waited forever, with 0 CPU)."""
+    if os.name == "nt" or any(":" in level for level in levels):
+        return "spawn"
+    return "fork"
+
+
 def run_rounds(config: SimConfig, workers: int | None = None, timed: bool = False,
                progress: Callable[[int, int], None] | None = None) -> list[RoundResult]:
     """Play ``config.games`` rounds on ``workers`` processes (default: every core).
@@ -186,7 +196,7 @@ def run_rounds(config: SimConfig, workers: int | None = None, timed: bool = Fals
     if workers <= 1 or len(jobs) <= 1:
         collect(play_chunk(job) for job in jobs)
     else:
-        context = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
+        context = multiprocessing.get_context(start_method(config.bots))
         with context.Pool(workers) as pool:
             collect(pool.imap_unordered(play_chunk, jobs))
     results.sort(key=lambda result: result.index)
