@@ -230,3 +230,21 @@ def test_the_log_scrolls_back_over_the_whole_round() -> None:
             assert "deals" not in screen_text(app)
 
     run(scenario)
+
+
+@pytest.mark.parametrize("yield_first", [False, True])
+def test_quitting_while_the_game_screen_mounts_raises_nothing(yield_first: bool) -> None:
+    """The app quit in the same moment the game screen was pushed: the screen's first
+    redraw ran with its widgets already gone and raised NoMatches."""
+
+    async def scenario() -> None:
+        app = UnoApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await shown(pilot, app, SetupScreen)
+            app.start_match(config(SeatConfig("Ann"), SeatConfig("Bot", LEVEL), **FROZEN))
+            if yield_first:
+                await asyncio.sleep(0)
+            app.exit()
+        assert app.return_code == 0
+
+    run(scenario)
