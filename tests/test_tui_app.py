@@ -71,7 +71,7 @@ def test_the_ui_answers_keys_while_the_hard_bot_searches() -> None:
             await until(pilot, lambda: app.match is not None)
             match = app.match
             assert match is not None
-            await until(pilot, lambda: app.thinking is not None, limit=1000)
+            await until(pilot, lambda: app.thinking is not None)
             # the key as the terminal sends it (the pilot's press waits for the CPU to
             # be idle, which it is not while the bot searches)
             started = time.perf_counter()
@@ -83,7 +83,7 @@ def test_the_ui_answers_keys_while_the_hard_bot_searches() -> None:
             assert app.thinking is not None, "the bot should still be searching"
             assert answered < KEY_BOUND
             assert not match.game.history
-            await until(pilot, lambda: bool(match.game.history), limit=3000)
+            await until(pilot, lambda: bool(match.game.history))
             assert match.game.history[0][0] == 1
             assert bot.threads and threading.get_ident() not in bot.threads
 
