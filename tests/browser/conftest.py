@@ -14,12 +14,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from browser_support import ARGS, CHROMIUM
 
 
-@pytest.fixture(scope="package")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One Chromium for the browser tests that run one after another (each test opens
-    contexts of its own, so no cookie or storage is shared). Package-scoped: it is closed
-    before any other test runs in this process, because a live sync Playwright leaves the
-    thread's asyncio loop marked as running and ``asyncio.run`` would refuse to start."""
+    """One Chromium for the tests of a module (each test opens contexts of its own, so no
+    cookie or storage is shared). Not for longer: a live sync Playwright leaves the
+    thread's asyncio loop marked as running, and ``asyncio.run`` in the tests after it
+    would refuse to start (a conftest in a folder without ``__init__.py`` has no package
+    scope: "package" would mean the whole session)."""
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed (scripts/test does it)")
     from playwright.sync_api import sync_playwright
