@@ -15,6 +15,7 @@ from tui_helpers import (  # noqa: E402
     FROZEN,
     LEVEL,
     config,
+    game_mounted,
     human_turn,
     quickly,
     ready,
@@ -85,7 +86,7 @@ def test_grandmas_rule_built_on_the_setup_screen_in_thai() -> None:
             builder.query_one("#rule-text", Input).value = GRANDMA.text
             await pilot.press("enter")
             await until(pilot, lambda: app.match is not None)
-            await ready(pilot, app)  # leaving sooner takes the game screen down mid-mount
+            await game_mounted(pilot, app)
             assert app.match is not None
             assert app.match.config.rules.custom_rule == GRANDMA
 
@@ -107,7 +108,7 @@ def test_start_pressed_again_at_once_after_the_rule_is_named_starts_the_match() 
             builder.query_one("#rule-name", Input).value = GRANDMA.name
             send_keys(app, "enter")
             await until(pilot, lambda: app.match is not None)
-            await ready(pilot, app)  # leaving sooner takes the game screen down mid-mount
+            await game_mounted(pilot, app)
             assert app.match is not None
             rule = app.match.config.rules.custom_rule
             assert isinstance(rule, CustomRule) and rule.name == GRANDMA.name
@@ -124,7 +125,7 @@ def test_start_double_tapped_starts_one_match() -> None:
             await focus_start(pilot, setup)
             send_keys(app, "enter", "enter")
             await until(pilot, lambda: app.match is not None)
-            await ready(pilot, app)
+            await game_mounted(pilot, app)
             await pilot.pause()
             assert sum(isinstance(s, GameScreen) for s in app.screen_stack) == 1
 

@@ -89,6 +89,14 @@ async def ready(pilot: Any, app: UnoApp) -> None:
     await pilot.pause()
 
 
+async def game_mounted(pilot: Any, app: UnoApp) -> None:
+    """Wait for the game screen to be mounted, on top or under a dialog: a match from the
+    setup screen without a seed may turn up a Wild, whose colour dialog covers it."""
+    await until(pilot, lambda: any(isinstance(s, GameScreen) and s.is_mounted
+                                   for s in app.screen_stack))
+    await pilot.pause()
+
+
 def game_screen(app: UnoApp) -> GameScreen:
     return next(s for s in app.screen_stack if isinstance(s, GameScreen))
 
