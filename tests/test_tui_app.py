@@ -71,7 +71,7 @@ def test_the_ui_answers_keys_while_the_hard_bot_searches() -> None:
             await until(pilot, lambda: app.match is not None)
             match = app.match
             assert match is not None
-            await until(pilot, lambda: app.thinking is not None, limit=1000)
+            await until(pilot, lambda: app.thinking is not None)
             # the key as the terminal sends it (the pilot's press waits for the CPU to
             # be idle, which it is not while the bot searches)
             started = time.perf_counter()
@@ -83,7 +83,7 @@ def test_the_ui_answers_keys_while_the_hard_bot_searches() -> None:
             assert app.thinking is not None, "the bot should still be searching"
             assert answered < KEY_BOUND
             assert not match.game.history
-            await until(pilot, lambda: bool(match.game.history), limit=3000)
+            await until(pilot, lambda: bool(match.game.history))
             assert match.game.history[0][0] == 1
             assert bot.threads and threading.get_ident() not in bot.threads
 
@@ -228,5 +228,23 @@ def test_the_log_scrolls_back_over_the_whole_round() -> None:
             for _ in range(8):
                 await pilot.press("pagedown")
             assert "deals" not in screen_text(app)
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("yield_first", [False, True])
+def test_quitting_while_the_game_screen_mounts_raises_nothing(yield_first: bool) -> None:
+    """The app quit in the same moment the game screen was pushed: the screen's first
+    redraw ran with its widgets already gone and raised NoMatches."""
+
+    async def scenario() -> None:
+        app = UnoApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await shown(pilot, app, SetupScreen)
+            app.start_match(config(SeatConfig("Ann"), SeatConfig("Bot", LEVEL), **FROZEN))
+            if yield_first:
+                await asyncio.sleep(0)
+            app.exit()
+        assert app.return_code == 0
 
     run(scenario)

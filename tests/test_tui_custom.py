@@ -15,6 +15,7 @@ from tui_helpers import (  # noqa: E402
     FROZEN,
     LEVEL,
     config,
+    game_mounted,
     human_turn,
     quickly,
     ready,
@@ -84,8 +85,8 @@ def test_grandmas_rule_built_on_the_setup_screen_in_thai() -> None:
             builder.query_one("#rule-name", Input).value = GRANDMA.name
             builder.query_one("#rule-text", Input).value = GRANDMA.text
             await pilot.press("enter")
-            await until(pilot, lambda: app.match is not None, limit=3000)
-            await ready(pilot, app)  # leaving sooner takes the game screen down mid-mount
+            await until(pilot, lambda: app.match is not None)
+            await game_mounted(pilot, app)
             assert app.match is not None
             assert app.match.config.rules.custom_rule == GRANDMA
 
@@ -106,8 +107,8 @@ def test_start_pressed_again_at_once_after_the_rule_is_named_starts_the_match() 
             assert app.match is None
             builder.query_one("#rule-name", Input).value = GRANDMA.name
             send_keys(app, "enter")
-            await until(pilot, lambda: app.match is not None, limit=3000)
-            await ready(pilot, app)  # leaving sooner takes the game screen down mid-mount
+            await until(pilot, lambda: app.match is not None)
+            await game_mounted(pilot, app)
             assert app.match is not None
             rule = app.match.config.rules.custom_rule
             assert isinstance(rule, CustomRule) and rule.name == GRANDMA.name
@@ -123,8 +124,8 @@ def test_start_double_tapped_starts_one_match() -> None:
             builder.query_one("#rule-name", Input).value = GRANDMA.name
             await focus_start(pilot, setup)
             send_keys(app, "enter", "enter")
-            await until(pilot, lambda: app.match is not None, limit=3000)
-            await ready(pilot, app)
+            await until(pilot, lambda: app.match is not None)
+            await game_mounted(pilot, app)
             await pilot.pause()
             assert sum(isinstance(s, GameScreen) for s in app.screen_stack) == 1
 
@@ -174,7 +175,7 @@ def test_grandmas_rule_played_at_the_keyboard_is_applied_and_announced(lang: str
             assert app.match is not None
             game = app.match.game
             await human_turn(pilot, app)  # the only playable card: the Wild Customizable
-            await until(pilot, lambda: len(game.history) == 1, limit=3000)
+            await until(pilot, lambda: len(game.history) == 1)
             assert game.hands[1] == ["Y1", "Y2", "G1"] and game.hands[2] == ["B5", "B6", "G2"]
             assert game.turn == 2  # Bot 1 was skipped
             await pilot.pause()

@@ -70,7 +70,7 @@ def test_seed_42_wild_first_colour_chosen_through_the_setup_screen() -> None:
                 before = len(game.history)
                 await human_turn(pilot, app)
                 await until(pilot, lambda b=before: len(game.history) > b)
-                await until(pilot, lambda: game.turn == 0 or game.is_round_over, limit=2000)
+                await until(pilot, lambda: game.turn == 0 or game.is_round_over)
                 if game.is_round_over:
                     break
             assert any(seat != 0 for seat, _move in game.history)
@@ -203,7 +203,7 @@ async def play_some(pilot: Any, app: UnoApp, moves: int) -> int:
                     and isinstance(app.screen, GameScreen | ChoiceScreen)))
 
     while made < moves and not game.is_round_over:
-        await until(pilot, people_can_act, limit=3000)
+        await until(pilot, people_can_act)
         if game.is_round_over:
             break
         if isinstance(app.screen, PassScreen):

@@ -39,7 +39,7 @@ def test_a_bots_only_tui_round_is_the_sims_round(run_seed: int, levels: tuple[st
             await until(pilot, lambda: app.match is not None)
             match = app.match
             assert match is not None and match.humans == []
-            await until(pilot, lambda: match.game.is_round_over, limit=6000)
+            await until(pilot, lambda: match.game.is_round_over)
             assert list(match.game.history) == sim_history
             assert match.game.winner == result.winner
             assert match.game.scores[result.winner] == result.points

@@ -15,7 +15,7 @@ from unogame.tui.app import UnoApp
 from unogame.tui.match import MatchConfig, SeatConfig
 from unogame.tui.screens.choice import ChoiceScreen
 from unogame.tui.screens.game import GameScreen
-from unogame.tui.screens.passing import ARMING_SECONDS, PassScreen
+from unogame.tui.screens.passing import PassScreen
 
 LEVEL = "random"
 FAST = {"bot_delay": 0.0, "reaction_delay": 0.0}
@@ -37,12 +37,17 @@ def run(test: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(test())
 
 
-async def until(pilot: Any, condition: Callable[[], bool], limit: int = 500) -> None:
-    for attempt in range(limit):
-        if condition():
-            return
-        await pilot.pause(0.001 if attempt < 300 else 0.02)
-    raise AssertionError("the app never reached the expected state")
+async def until(pilot: Any, condition: Callable[[], bool], seconds: float = 60.0) -> None:
+    """Wait for ``condition``, letting the app settle between looks; it returns as soon as
+    the condition holds, so the deadline is generous for a loaded machine."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    looks = 0
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("the app never reached the expected state")
+        looks += 1
+        await pilot.pause(0.001 if looks < 300 else 0.02)
 
 
 def send_keys(app: UnoApp, *keys: str, at: float | None = None) -> None:
@@ -81,6 +86,14 @@ async def shown(pilot: Any, app: UnoApp, kind: type) -> None:
 async def ready(pilot: Any, app: UnoApp) -> None:
     """Wait for the game screen to be up and drawn."""
     await shown(pilot, app, GameScreen)
+    await pilot.pause()
+
+
+async def game_mounted(pilot: Any, app: UnoApp) -> None:
+    """Wait for the game screen to be mounted, on top or under a dialog: a match from the
+    setup screen without a seed may turn up a Wild, whose colour dialog covers it."""
+    await until(pilot, lambda: any(isinstance(s, GameScreen) and s.is_mounted
+                                   for s in app.screen_stack))
     await pilot.pause()
 
 
@@ -126,7 +139,7 @@ async def take_keyboard(pilot: Any, app: UnoApp) -> None:
     await shown(pilot, app, PassScreen)
     screen = app.screen
     assert isinstance(screen, PassScreen)
-    await until(pilot, lambda: screen.armed, limit=int(ARMING_SECONDS * 1000) + 500)
+    await until(pilot, lambda: screen.armed)
     await pilot.press("p")
     await until(pilot, lambda: not isinstance(app.screen, PassScreen))
     await pilot.pause()

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_browser_phone import PHONE, browser_pages, create_room, join_room, start_dealt
+from test_browser_phone import PHONE, create_room, join_room, start_dealt
 from test_browser_play import click, pytestmark, wait
 from test_server_support import ServerThread
 
@@ -26,11 +26,6 @@ def server() -> Iterator[ServerThread]:
     with ServerThread(timing=Timing(think=30.0, next_round=60.0)) as running:
         yield running
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with browser_pages() as launched:
-        yield launched
 
 DESKTOP = {"width": 1366, "height": 768}
 LANDSCAPE = {"width": 844, "height": 390}

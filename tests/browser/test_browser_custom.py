@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
-from test_browser_play import ARGS, CHROMIUM, DESKTOP, PHONE, click, pytestmark, shot, wait
+from test_browser_play import DESKTOP, PHONE, click, pytestmark, shot, wait
 from test_server_support import ServerThread
 
 from unogame.engine import card_code, full_deck
@@ -33,91 +34,84 @@ def grandma_deck() -> list[str]:
     return deck + rest
 
 
-def test_grandmas_rule_built_in_thai_applied_and_announced_in_both_languages() -> None:
-    from playwright.sync_api import sync_playwright
+def test_grandmas_rule_built_in_thai_applied_and_announced_in_both_languages(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=4.0, reaction_scale=30.0)) as server:
+        ann = browser.new_context(viewport=PHONE, locale="th-TH").new_page()
+        ben = browser.new_context(viewport=DESKTOP, locale="en-US").new_page()
+        ann.goto(server.url + "/")
+        wait(ann, "#player-name")
+        ann.fill("#player-name", "Ann")
+        ann.fill("#seats", "3")
+        ann.locator("details summary").click()
+        ann.fill("#rule-hand_size", "3")
+        ann.select_option("#rule-custom_rule", "__own__")  # a rule of our own
+        wait(ann, "[data-testid=rule-step]")
+        ann.select_option("[data-cr=who][data-step='0']", "others")
+        ann.fill("[data-cr=count][data-step='0']", "1")
+        ann.locator("[data-cr=count][data-step='0']").dispatch_event("change")
+        click(ann, "[data-action=cr-add]")  # the second step: skip the next player
+        ann.wait_for_function("()=>document.querySelectorAll('[data-testid=rule-step]').length==2")
+        assert ann.locator("[data-cr=what][data-step='1']").input_value() == "skip"
+        explain = ann.locator("[data-testid=rule-explain]").inner_text()
+        assert explain == "ผู้เล่นคนอื่นทุกคนจั่ว 1 ใบ แล้ว คนถัดไปถูกข้าม", explain
 
-    with ServerThread(timing=Timing(think=4.0, reaction_scale=30.0)) as server, \
-            sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            ann = browser.new_context(viewport=PHONE, locale="th-TH").new_page()
-            ben = browser.new_context(viewport=DESKTOP, locale="en-US").new_page()
-            ann.goto(server.url + "/")
-            wait(ann, "#player-name")
-            ann.fill("#player-name", "Ann")
-            ann.fill("#seats", "3")
-            ann.locator("details summary").click()
-            ann.fill("#rule-hand_size", "3")
-            ann.select_option("#rule-custom_rule", "__own__")  # a rule of our own
-            wait(ann, "[data-testid=rule-step]")
-            ann.select_option("[data-cr=who][data-step='0']", "others")
-            ann.fill("[data-cr=count][data-step='0']", "1")
-            ann.locator("[data-cr=count][data-step='0']").dispatch_event("change")
-            click(ann, "[data-action=cr-add]")  # the second step: skip the next player
-            ann.wait_for_function("()=>document.querySelectorAll('[data-testid=rule-step]').length==2")
-            assert ann.locator("[data-cr=what][data-step='1']").input_value() == "skip"
-            explain = ann.locator("[data-testid=rule-explain]").inner_text()
-            assert explain == "ผู้เล่นคนอื่นทุกคนจั่ว 1 ใบ แล้ว คนถัดไปถูกข้าม", explain
+        # No name yet: refused, with the reason in Thai; nothing is created.
+        click(ann, "form[data-form=create] button[type=submit]")
+        ann.wait_for_function("()=>document.querySelector('.home .error') !== null")
+        assert ann.locator(".home .error").inner_text() == "ตั้งชื่อให้กติกาก่อน"
+        assert not server.manager.rooms
 
-            # No name yet: refused, with the reason in Thai; nothing is created.
-            click(ann, "form[data-form=create] button[type=submit]")
-            ann.wait_for_function("()=>document.querySelector('.home .error') !== null")
-            assert ann.locator(".home .error").inner_text() == "ตั้งชื่อให้กติกาก่อน"
-            assert not server.manager.rooms
+        ann.fill("#cr-name", GRANDMA["name"])
+        ann.fill("#cr-text", GRANDMA["text"])
+        shot(ann, "custom_rule_builder_th_phone")
+        click(ann, "form[data-form=create] button[type=submit]")
+        wait(ann, "[data-testid=room-code]")
+        code = ann.locator("[data-testid=room-code]").inner_text().replace(" ", "")
+        room = server.manager.rooms[code]
+        assert room.rules_dict == {"custom_rule": GRANDMA, "hand_size": 3}
+        room.deal = {"dealer": 2, "deck": grandma_deck(), "seed": 3}
 
-            ann.fill("#cr-name", GRANDMA["name"])
-            ann.fill("#cr-text", GRANDMA["text"])
-            shot(ann, "custom_rule_builder_th_phone")
-            click(ann, "form[data-form=create] button[type=submit]")
-            wait(ann, "[data-testid=room-code]")
-            code = ann.locator("[data-testid=room-code]").inner_text().replace(" ", "")
-            room = server.manager.rooms[code]
-            assert room.rules_dict == {"custom_rule": GRANDMA, "hand_size": 3}
-            room.deal = {"dealer": 2, "deck": grandma_deck(), "seed": 3}
+        ben.goto(f"{server.url}/r/{code}")
+        wait(ben, "#player-name")
+        ben.fill("#player-name", "Ben")
+        click(ben, "form[data-form=join-named] button[type=submit]")
+        ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==2")
+        lobby = ben.locator(".lobby").inner_text()
+        assert ("กติกาของยาย: Every other player draws 1, then the next player is skipped"
+                in lobby), lobby
+        ann.select_option("#bot-level", "random")
+        click(ann, "[data-action=add-bot]")
+        ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==3")
+        click(ann, "[data-action=start]")
+        wait(ann, ".hand button.card")
+        wait(ben, ".hand button.card")
+        assert "กติกาของยาย" in (ann.locator(".hand button.card[data-card=WC]")
+                                   .get_attribute("title") or "")
 
-            ben.goto(f"{server.url}/r/{code}")
-            wait(ben, "#player-name")
-            ben.fill("#player-name", "Ben")
-            click(ben, "form[data-form=join-named] button[type=submit]")
-            ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==2")
-            lobby = ben.locator(".lobby").inner_text()
-            assert ("กติกาของยาย: Every other player draws 1, then the next player is skipped"
-                    in lobby), lobby
-            ann.select_option("#bot-level", "random")
-            click(ann, "[data-action=add-bot]")
-            ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==3")
-            click(ann, "[data-action=start]")
-            wait(ann, ".hand button.card")
-            wait(ben, ".hand button.card")
-            assert "กติกาของยาย" in (ann.locator(".hand button.card[data-card=WC]")
-                                       .get_attribute("title") or "")
+        click(ann, ".hand button.card[data-card='WC']")
+        click(ann, ".color-choice[data-color=R]")
+        wait(ben, "[data-testid=rule-announce]")
+        wait(ann, "[data-testid=rule-announce]")
+        english = ben.locator("[data-testid=rule-announce]").inner_text()
+        assert english == ("Ann played the Wild Customizable: กติกาของยาย: Every other player "
+                           "draws 1, then the next player is skipped — “ทุกคนจั่ว 1 ใบ "
+                           "คนถัดไปถูกข้าม”"), english
+        thai = ann.locator("[data-testid=rule-announce]").inner_text()
+        assert "ลงไพ่ไวลด์กำหนดเอง: กติกาของยาย: ผู้เล่นคนอื่นทุกคนจั่ว 1 ใบ แล้ว " \
+               "คนถัดไปถูกข้าม" in thai, thai
+        shot(ben, "custom_rule_announced_en_desktop")
+        shot(ann, "custom_rule_announced_th_phone")
 
-            click(ann, ".hand button.card[data-card='WC']")
-            click(ann, ".color-choice[data-color=R]")
-            wait(ben, "[data-testid=rule-announce]")
-            wait(ann, "[data-testid=rule-announce]")
-            english = ben.locator("[data-testid=rule-announce]").inner_text()
-            assert english == ("Ann played the Wild Customizable: กติกาของยาย: Every other player "
-                               "draws 1, then the next player is skipped — “ทุกคนจั่ว 1 ใบ "
-                               "คนถัดไปถูกข้าม”"), english
-            thai = ann.locator("[data-testid=rule-announce]").inner_text()
-            assert "ลงไพ่ไวลด์กำหนดเอง: กติกาของยาย: ผู้เล่นคนอื่นทุกคนจั่ว 1 ใบ แล้ว " \
-                   "คนถัดไปถูกข้าม" in thai, thai
-            shot(ben, "custom_rule_announced_en_desktop")
-            shot(ann, "custom_rule_announced_th_phone")
-
-            game = room.game
-            assert game is not None
-            # Applied: everyone else drew one, Ben was skipped, the bot is to act.
-            assert game.hand(1) == ["B1", "B2", "B3", "G1"]
-            deadline = time.monotonic() + 20
-            while len(game.history) < 2 and time.monotonic() < deadline:
-                time.sleep(0.1)
-            assert [seat for seat, _move in game.history[:2]] == [0, 2]  # Ben was skipped
-            assert "G2" in game.hand(2) or "G2" in game.position()["discard_pile"]
-            ben.wait_for_function("()=>document.querySelectorAll('.hand button.card').length==4")
-            click(ben, "[data-action=log]")
-            log = ben.locator(".log").inner_text()
-            assert "Ben" in log and "skipped" in log.lower(), log
-        finally:
-            browser.close()
+        game = room.game
+        assert game is not None
+        # Applied: everyone else drew one, Ben was skipped, the bot is to act.
+        assert game.hand(1) == ["B1", "B2", "B3", "G1"]
+        deadline = time.monotonic() + 20
+        while len(game.history) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [seat for seat, _move in game.history[:2]] == [0, 2]  # Ben was skipped
+        assert "G2" in game.hand(2) or "G2" in game.position()["discard_pile"]
+        ben.wait_for_function("()=>document.querySelectorAll('.hand button.card').length==4")
+        click(ben, "[data-action=log]")
+        log = ben.locator(".log").inner_text()
+        assert "Ben" in log and "skipped" in log.lower(), log

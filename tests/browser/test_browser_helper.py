@@ -11,7 +11,7 @@ import json
 import random
 from typing import Any
 
-from test_browser_phone import PHONE, add_bot, browser_pages, create_room, stacked, toast_text
+from test_browser_phone import PHONE, add_bot, create_room, stacked, toast_text
 from test_browser_play import click, pytestmark, shot, wait
 from test_server_support import ServerThread
 
@@ -41,9 +41,9 @@ def start_with_helper(page: Any, server: ServerThread, lang: str, in_lobby: bool
     return code
 
 
-def test_playable_cards_glow_and_a_refused_card_says_why_in_simple_words() -> None:
+def test_playable_cards_glow_and_a_refused_card_says_why_in_simple_words(browser: Any) -> None:
     timing = Timing(think=0.3, reaction_scale=30.0)
-    with ServerThread(timing=timing) as server, browser_pages() as browser:
+    with ServerThread(timing=timing) as server:
         for lang, in_lobby, words in (
                 ("en", True, ["This card doesn't match. Play a Red card or a 3!"]),
                 ("th", False, ["ไพ่ใบนี้ไม่เข้ากัน", "แดง", "3"])):
@@ -60,9 +60,9 @@ def test_playable_cards_glow_and_a_refused_card_says_why_in_simple_words() -> No
             page.context.close()
 
 
-def test_a_hint_names_a_card_of_ones_own_hand_and_nothing_hidden() -> None:
+def test_a_hint_names_a_card_of_ones_own_hand_and_nothing_hidden(browser: Any) -> None:
     timing = Timing(think=0.3, reaction_scale=30.0)
-    with ServerThread(timing=timing) as server, browser_pages() as browser:
+    with ServerThread(timing=timing) as server:
         page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         frames: list[str] = []
         page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
@@ -87,7 +87,7 @@ def test_a_hint_names_a_card_of_ones_own_hand_and_nothing_hidden() -> None:
         page.context.close()
 
 
-def test_the_replay_viewer_shows_only_what_this_player_saw() -> None:
+def test_the_replay_viewer_shows_only_what_this_player_saw(browser: Any) -> None:
     ann, bot, drawn = ["R5", "R6"], ["Y1", "Y2"], "G9"
     deck = [ann[0], bot[0], ann[1], bot[1], "R3", drawn]
     rest = [card_code(card) for card in full_deck()]
@@ -96,7 +96,7 @@ def test_the_replay_viewer_shows_only_what_this_player_saw() -> None:
     random.Random(5).shuffle(rest)
     hidden = {*bot, drawn, *rest[:6]} - {*ann, "R3"}
     timing = Timing(think=0.3, reaction_scale=30.0)
-    with ServerThread(timing=timing) as server, browser_pages() as browser:
+    with ServerThread(timing=timing) as server:
         for lang in ("en", "th"):
             page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
             code = create_room(page, server.url, "Ann", 2, lang=lang, rules={"hand_size": 2})

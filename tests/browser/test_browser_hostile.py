@@ -16,15 +16,15 @@ import urllib.request
 from typing import Any
 
 import pytest
-from test_browser_play import ARGS, CHROMIUM, click, wait
+from browser_support import needs_chromium
+from test_browser_play import click, wait
 from test_server_support import ServerThread
 from websockets.sync.client import connect
 
 from unogame.engine import card_code, full_deck
 from unogame.server import Timing
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
-                                reason="Debian's chromium is not installed (scripts/test does it)")
+pytestmark = needs_chromium
 
 HOSTILE = ["<script>P=1</script>", "<iframe onload=P=1>", "<svg onload=P=1>",
            "<img src=x onerror=P=1>"]
@@ -80,75 +80,62 @@ def test_the_page_forbids_inline_script() -> None:
 
 
 @pytest.mark.parametrize("target", [1, 5000], ids=["match-end", "round-end"])
-def test_hostile_names_run_no_script_in_any_dialog(target: int) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with ServerThread(timing=Timing(think=0.2, reaction_scale=30.0)) as server, \
-            sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+def test_hostile_names_run_no_script_in_any_dialog(target: int, browser: Any) -> None:
+    with ServerThread(timing=Timing(think=0.2, reaction_scale=30.0)) as server:
         alerts: list[str] = []
         errors: list[str] = []
-        try:
-            for name in HOSTILE:
-                stack = contextlib.ExitStack()
-                page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-                page.on("dialog", lambda dialog: (alerts.append(dialog.message),
-                                                  dialog.dismiss()))
-                page.on("pageerror", lambda error: errors.append(str(error)))
-                host = SyncClient(stack.enter_context(connect(server.ws_url)))
-                host.send({"type": "create", "name": name, "settings": {
-                    "seats": 2, "rules": {"hand_size": 2, "target_score": target}}})
-                joined = host.wait_for(lambda m: m["type"] == "joined")
-                code = joined["room"]
-                server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked_deck(),
-                                                   "seed": 3}
+        for name in HOSTILE:
+            stack = contextlib.ExitStack()
+            page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            page.on("dialog", lambda dialog: (alerts.append(dialog.message),
+                                              dialog.dismiss()))
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            host = SyncClient(stack.enter_context(connect(server.ws_url)))
+            host.send({"type": "create", "name": name, "settings": {
+                "seats": 2, "rules": {"hand_size": 2, "target_score": target}}})
+            joined = host.wait_for(lambda m: m["type"] == "joined")
+            code = joined["room"]
+            server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked_deck(),
+                                               "seed": 3}
 
-                page.goto(f"{server.url}/r/{code}")
-                wait(page, "#player-name")
-                page.fill("#player-name", "Ben")
-                click(page, "form[data-form=join-named] button[type=submit]")
-                host.wait_for(lambda m: m["type"] == "room" and len(m["seats"]) == 2)
-                wait(page, ".seats")
-                assert name in page.locator(".seats").inner_text()  # the lobby: as text
-
-                host.send({"type": "start"})
-                turn = host.my_turn(0)
-                host.send({"type": "move", "move": "play W+4 G uno",
-                           "version": turn["version"]})
-                wait(page, ".challenge-dialog")
-                assert name in page.locator(".challenge-dialog").inner_text()
-                click(page, "[data-move=challenge]")
-                wait(page, "[data-action=close-reveal]")
-                assert name in page.locator("[role=dialog]").inner_text()  # the reveal
-                click(page, "[data-action=close-reveal]")
-
-                turn = host.my_turn(0)
-                host.send({"type": "move", "move": "play G9", "version": turn["version"]})
-                wait(page, ".round-dialog")
-                text = page.locator(".round-dialog").inner_text()
-                assert text.count(name) >= (3 if target == 1 else 2), text  # winner, tables
-                page.wait_for_timeout(300)  # an iframe's onload or an image error fires late
-                assert page.evaluate("() => window.P") is None, name
-                assert alerts == [] and errors == [], (alerts, errors)
-                stack.close()
-                page.context.close()
-        finally:
-            browser.close()
-
-
-def test_injected_inline_script_is_blocked_by_the_policy() -> None:
-    """Even markup that got into the page could not run: CSP blocks inline handlers."""
-    from playwright.sync_api import sync_playwright
-
-    with ServerThread() as server, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page()
-            page.goto(server.url + "/")
+            page.goto(f"{server.url}/r/{code}")
             wait(page, "#player-name")
-            page.evaluate("""() => document.body.insertAdjacentHTML('beforeend',
-                '<img src=x onerror="window.Q=1"><svg onload="window.Q=2"></svg>')""")
-            page.wait_for_timeout(300)
-            assert page.evaluate("() => window.Q") is None
-        finally:
-            browser.close()
+            page.fill("#player-name", "Ben")
+            click(page, "form[data-form=join-named] button[type=submit]")
+            host.wait_for(lambda m: m["type"] == "room" and len(m["seats"]) == 2)
+            wait(page, ".seats")
+            assert name in page.locator(".seats").inner_text()  # the lobby: as text
+
+            host.send({"type": "start"})
+            turn = host.my_turn(0)
+            host.send({"type": "move", "move": "play W+4 G uno",
+                       "version": turn["version"]})
+            wait(page, ".challenge-dialog")
+            assert name in page.locator(".challenge-dialog").inner_text()
+            click(page, "[data-move=challenge]")
+            wait(page, "[data-action=close-reveal]")
+            assert name in page.locator("[role=dialog]").inner_text()  # the reveal
+            click(page, "[data-action=close-reveal]")
+
+            turn = host.my_turn(0)
+            host.send({"type": "move", "move": "play G9", "version": turn["version"]})
+            wait(page, ".round-dialog")
+            text = page.locator(".round-dialog").inner_text()
+            assert text.count(name) >= (3 if target == 1 else 2), text  # winner, tables
+            page.wait_for_timeout(300)  # an iframe's onload or an image error fires late
+            assert page.evaluate("() => window.P") is None, name
+            assert alerts == [] and errors == [], (alerts, errors)
+            stack.close()
+            page.context.close()
+
+
+def test_injected_inline_script_is_blocked_by_the_policy(browser: Any) -> None:
+    """Even markup that got into the page could not run: CSP blocks inline handlers."""
+    with ServerThread() as server:
+        page = browser.new_page()
+        page.goto(server.url + "/")
+        wait(page, "#player-name")
+        page.evaluate("""() => document.body.insertAdjacentHTML('beforeend',
+            '<img src=x onerror="window.Q=1"><svg onload="window.Q=2"></svg>')""")
+        page.wait_for_timeout(300)
+        assert page.evaluate("() => window.Q") is None

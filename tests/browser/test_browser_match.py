@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from page_watch import THAI, WATCH_SCRIPT, Watched
-from test_browser_phone import add_bot, browser_pages, create_room, join_room
+from test_browser_phone import add_bot, create_room, join_room
 from test_browser_play import pytestmark
 from test_server_support import free_port
 from websockets.sync.client import connect
@@ -293,9 +293,9 @@ def lose_connection_mid_turn(person: Person) -> str:
         page.wait_for_timeout(100)
 
 
-def play_match(tmp_path: Path, *, whole_match: bool) -> dict[str, Any]:
+def play_match(browser: Any, tmp_path: Path, *, whole_match: bool) -> dict[str, Any]:
     errors: list[str] = []
-    with uno_serve(tmp_path) as (url, log), browser_pages() as browser:
+    with uno_serve(tmp_path) as (url, log):
         contexts = []
         for viewport, locale in ((THAI_PHONE, "th-TH"), (ENGLISH_PHONE, "en-US")):
             context = browser.new_context(viewport=viewport, locale=locale, is_mobile=True,
@@ -391,13 +391,14 @@ def play_match(tmp_path: Path, *, whole_match: bool) -> dict[str, Any]:
     return summary
 
 
-def test_first_round_with_a_reload_and_a_lost_connection(tmp_path: Path) -> None:
-    summary = play_match(tmp_path, whole_match=False)
+def test_first_round_with_a_reload_and_a_lost_connection(tmp_path: Path,
+                                                         browser: Any) -> None:
+    summary = play_match(browser, tmp_path, whole_match=False)
     print(summary)
 
 
 @pytest.mark.slow
-def test_a_whole_match_to_200_points(tmp_path: Path) -> None:
+def test_a_whole_match_to_200_points(tmp_path: Path, browser: Any) -> None:
     started = time.monotonic()
-    summary = play_match(tmp_path, whole_match=True)
+    summary = play_match(browser, tmp_path, whole_match=True)
     print(summary, f"{time.monotonic() - started:.0f} s")

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from test_browser_play import ARGS, CHROMIUM, click, pytestmark, wait
+from test_browser_play import click, pytestmark, wait
 from test_server_support import ServerThread
 
 from unogame.engine import card_code, full_deck
@@ -34,18 +32,6 @@ def stacked(hands: list[list[str]], first: str, seed: int = 5) -> list[str]:
         rest.remove(code)
     random.Random(seed).shuffle(rest)
     return deck + rest
-
-
-@contextmanager
-def browser_pages() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def create_room(page: Any, url: str, name: str, seats: int, *, fill: bool = False,
@@ -93,13 +79,13 @@ def add_bot(page: Any) -> None:
 
 
 def test_a_card_tapped_while_reconnecting_is_played_after_the_seat_is_resumed(
-        tmp_path: Path) -> None:
+        tmp_path: Path, browser: Any) -> None:
     db = tmp_path / "uno.sqlite"
     timing = Timing(think=0.0, reaction_scale=0.0)
     hands = [["R5", "R6", "R7", "R8", "R9", "B1", "B2"], ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"]]
     first = ServerThread(db, timing=timing)
     port = first.port
-    with first as server, browser_pages() as browser:
+    with first as server:
         page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(page, server.url, "Ann", 2)
         add_bot(page)
@@ -133,9 +119,9 @@ def toast_text(page: Any, *parts: str) -> str:
     return str(page.locator("#live").text_content())
 
 
-def test_a_refused_card_says_why_in_english_and_thai() -> None:
+def test_a_refused_card_says_why_in_english_and_thai(browser: Any) -> None:
     hands = [["R5", "R6", "R7", "R8", "R9", "B1", "B2"], ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"]]
-    with ServerThread() as server, browser_pages() as browser:
+    with ServerThread() as server:
         for lang, parts in (("en", ["Blue 1 does not match: play a Red card or one like Red 3",
                                     "(R4.2)"]),
                             ("th", ["ไม่ตรง", "แดง", "(R4.2)"])):
@@ -152,11 +138,11 @@ def test_a_refused_card_says_why_in_english_and_thai() -> None:
             page.context.close()
 
 
-def test_a_wild_draw_four_on_a_draw_two_stack_says_why() -> None:
+def test_a_wild_draw_four_on_a_draw_two_stack_says_why(browser: Any) -> None:
     # Dealer Ann (seat 0): the bot plays first, and it has only Draw Twos to play on red.
     bot = ["R+2", "Y+2", "Y+2", "G+2", "G+2", "B+2", "B+2"]
     ann = ["W+4", "R5", "R6", "G7", "G8", "B1", "B2"]
-    with ServerThread() as server, browser_pages() as browser:
+    with ServerThread() as server:
         page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(page, server.url, "Ann", 2, rules={"stacking": True})
         add_bot(page)
@@ -178,10 +164,10 @@ def start_dealt(page: Any, server: Any, code: str, hands: list[list[str]], first
     wait(page, ".hand button.card")
 
 
-def test_being_hit_by_a_draw_two_is_announced() -> None:
+def test_being_hit_by_a_draw_two_is_announced(browser: Any) -> None:
     bot = ["R+2", "Y+2", "Y+2", "G+2", "G+2", "B+2", "B+2"]
     ann = ["W+4", "R5", "R6", "G7", "G8", "B1", "B2"]
-    with ServerThread(timing=Timing(think=1.0)) as server, browser_pages() as browser:
+    with ServerThread(timing=Timing(think=1.0)) as server:
         page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(page, server.url, "Ann", 2)
         add_bot(page)
@@ -196,23 +182,23 @@ def test_being_hit_by_a_draw_two_is_announced() -> None:
 # ---------------------------------------------------------------- 2. the invite link
 
 
-def test_an_invite_link_to_this_computer_only_says_so_and_a_network_link_has_its_qr() -> None:
-    with browser_pages() as browser:
-        with ServerThread() as server:
-            for lang, words in (("en", "this computer only"), ("th", "เครื่องนี้เท่านั้น")):
-                page = browser.new_context(viewport=PHONE).new_page()
-                create_room(page, server.url, "Ann", 2, lang=lang)
-                note = page.locator(".local-only")
-                assert words in note.inner_text()
-                assert "uno serve --host 0.0.0.0" in note.inner_text()
-                assert not page.locator("img.qr").count()
-                page.context.close()
-        with ServerThread(lan_url="http://192.168.1.20:8000") as server:
+def test_an_invite_link_to_this_computer_only_says_so_and_a_network_link_has_its_qr(
+        browser: Any) -> None:
+    with ServerThread() as server:
+        for lang, words in (("en", "this computer only"), ("th", "เครื่องนี้เท่านั้น")):
             page = browser.new_context(viewport=PHONE).new_page()
-            create_room(page, server.url, "Ann", 2)
-            assert page.locator("#invite").input_value().startswith("http://192.168.1.20:8000/r/")
-            assert page.locator("img.qr").count() == 1 and not page.locator(".local-only").count()
+            create_room(page, server.url, "Ann", 2, lang=lang)
+            note = page.locator(".local-only")
+            assert words in note.inner_text()
+            assert "uno serve --host 0.0.0.0" in note.inner_text()
+            assert not page.locator("img.qr").count()
             page.context.close()
+    with ServerThread(lan_url="http://192.168.1.20:8000") as server:
+        page = browser.new_context(viewport=PHONE).new_page()
+        create_room(page, server.url, "Ann", 2)
+        assert page.locator("#invite").input_value().startswith("http://192.168.1.20:8000/r/")
+        assert page.locator("img.qr").count() == 1 and not page.locator(".local-only").count()
+        page.context.close()
 
 
 # ---------------------------------------------------------------- 3. the hand on phones
@@ -252,8 +238,9 @@ def dealt_hand(browser: Any, server: Any, viewport: dict[str, int], hands: list[
     return page
 
 
-def test_twelve_cards_at_360_fit_without_sideways_scrolling_sorted_with_44px_targets() -> None:
-    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+def test_twelve_cards_at_360_fit_without_sideways_scrolling_sorted_with_44px_targets(
+        browser: Any) -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server:
         page = dealt_hand(browser, server, PHONE, TWELVE, "R3")
         widths = page.evaluate("""() => { const h = document.querySelector('.hand');
             return [h.scrollWidth, h.clientWidth, document.documentElement.scrollWidth]; }""")
@@ -273,9 +260,9 @@ def test_twelve_cards_at_360_fit_without_sideways_scrolling_sorted_with_44px_tar
         page.context.close()
 
 
-def test_eighteen_cards_at_360x740_stay_on_screen() -> None:
+def test_eighteen_cards_at_360x740_stay_on_screen(browser: Any) -> None:
     deck = [card_code(c) for c in full_deck()]
-    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+    with ServerThread(timing=Timing(think=30.0)) as server:
         page = dealt_hand(browser, server, PHONE, [deck[:18], deck[18:36]], "G9")
         for box in hand_boxes(page):
             assert box["w"] >= 44 and box["h"] >= 44
@@ -285,8 +272,8 @@ def test_eighteen_cards_at_360x740_stay_on_screen() -> None:
         page.context.close()
 
 
-def test_landscape_phone_shows_the_hand_without_scrolling() -> None:
-    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+def test_landscape_phone_shows_the_hand_without_scrolling(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server:
         page = dealt_hand(browser, server, LANDSCAPE, TWELVE, "R3")
         assert page.evaluate("window.scrollY") == 0
         for box in hand_boxes(page):
@@ -299,8 +286,8 @@ def test_landscape_phone_shows_the_hand_without_scrolling() -> None:
 # ---------------------------------------------------------------- 4. players in play order
 
 
-def test_players_sit_in_play_order_and_the_next_one_is_marked() -> None:
-    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+def test_players_sit_in_play_order_and_the_next_one_is_marked(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server:
         page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(page, server.url, "Ann", 4, fill=True)
         hands = [[f"{c}{n}" for n in range(1, 8)] for c in "RYGB"]
@@ -319,8 +306,8 @@ def test_players_sit_in_play_order_and_the_next_one_is_marked() -> None:
 # ---------------------------------------------------------------- 7, 8. the small things
 
 
-def test_the_uno_button_shows_that_uno_was_said() -> None:
-    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+def test_the_uno_button_shows_that_uno_was_said(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server:
         page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(page, server.url, "Ann", 2, rules={"hand_size": 2})
         add_bot(page)
@@ -334,8 +321,8 @@ def test_the_uno_button_shows_that_uno_was_said() -> None:
         page.context.close()
 
 
-def test_blank_names_are_numbered_not_all_player() -> None:
-    with ServerThread() as server, browser_pages() as browser:
+def test_blank_names_are_numbered_not_all_player(browser: Any) -> None:
+    with ServerThread() as server:
         ann = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(ann, server.url, "", 3)
         join_room(browser.new_context(viewport=PHONE, locale="en-US").new_page(),
@@ -345,9 +332,8 @@ def test_blank_names_are_numbered_not_all_player() -> None:
         assert names[0].startswith("Player 1") and names[1].startswith("Player 2"), names
 
 
-def test_play_again_keeps_the_scoreboard_of_the_match_before() -> None:
-    with ServerThread(timing=Timing(think=30.0, next_round=60.0)) as server, \
-            browser_pages() as browser:
+def test_play_again_keeps_the_scoreboard_of_the_match_before(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=30.0, next_round=60.0)) as server:
         page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(page, server.url, "Ann", 2,
                            rules={"hand_size": 1, "target_score": 1})
@@ -370,8 +356,8 @@ def test_play_again_keeps_the_scoreboard_of_the_match_before() -> None:
         page.context.close()
 
 
-def test_link_copied_does_not_cover_start_and_leave_asks_first() -> None:
-    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+def test_link_copied_does_not_cover_start_and_leave_asks_first(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server:
         context = browser.new_context(viewport=PHONE, locale="en-US")
         context.grant_permissions(["clipboard-read", "clipboard-write"])
         page = context.new_page()
@@ -403,9 +389,9 @@ def test_link_copied_does_not_cover_start_and_leave_asks_first() -> None:
         context.close()
 
 
-def test_reconnecting_keeps_the_top_bar_on_one_line_at_360(tmp_path: Path) -> None:
+def test_reconnecting_keeps_the_top_bar_on_one_line_at_360(tmp_path: Path, browser: Any) -> None:
     first = ServerThread(tmp_path / "uno.sqlite")
-    with first as server, browser_pages() as browser:
+    with first as server:
         pages = []
         for lang in ("en", "th"):
             page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
@@ -418,8 +404,8 @@ def test_reconnecting_keeps_the_top_bar_on_one_line_at_360(tmp_path: Path) -> No
             assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
-def test_ten_seats_fit_a_desktop_and_open_at_the_top() -> None:
-    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+def test_ten_seats_fit_a_desktop_and_open_at_the_top(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server:
         page = browser.new_context(viewport={"width": 1366, "height": 768},
                                    locale="en-US").new_page()
         create_room(page, server.url, "Ann", 10, fill=True)
@@ -431,9 +417,8 @@ def test_ten_seats_fit_a_desktop_and_open_at_the_top() -> None:
         page.context.close()
 
 
-def test_a_spectator_is_not_promised_a_round_that_nobody_starts() -> None:
-    with ServerThread(timing=Timing(think=30.0, next_round=60.0)) as server, \
-            browser_pages() as browser:
+def test_a_spectator_is_not_promised_a_round_that_nobody_starts(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=30.0, next_round=60.0)) as server:
         page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(page, server.url, "Ann", 2, rules={"hand_size": 1})
         add_bot(page)
@@ -448,8 +433,8 @@ def test_a_spectator_is_not_promised_a_round_that_nobody_starts() -> None:
         assert "starts soon" not in text and "when the players are ready" in text
 
 
-def test_the_custom_card_says_its_number_and_whom_it_hit() -> None:
-    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+def test_the_custom_card_says_its_number_and_whom_it_hit(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server:
         page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(page, server.url, "Ann", 2,
                            rules={"custom_count": 3, "custom_rule": "chosen_draw"})
@@ -468,8 +453,9 @@ def test_the_custom_card_says_its_number_and_whom_it_hit() -> None:
 # ---------------------------------------------------------------- presets, sound
 
 
-def test_the_party_preset_sets_its_house_rules_and_the_mute_switch_is_remembered() -> None:
-    with ServerThread() as server, browser_pages() as browser:
+def test_the_party_preset_sets_its_house_rules_and_the_mute_switch_is_remembered(
+        browser: Any) -> None:
+    with ServerThread() as server:
         page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         page.goto(server.url + "/")
         wait(page, "#player-name")
@@ -492,8 +478,8 @@ def test_the_party_preset_sets_its_house_rules_and_the_mute_switch_is_remembered
         page.context.close()
 
 
-def test_players_send_fixed_reactions_rate_limited() -> None:
-    with ServerThread(timing=Timing(think=30.0)) as server, browser_pages() as browser:
+def test_players_send_fixed_reactions_rate_limited(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server:
         ann = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(ann, server.url, "Ann", 2)
         ben = browser.new_context(viewport=PHONE, locale="th-TH").new_page()

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser_phone import browser_pages, create_room, start_dealt
+from test_browser_phone import create_room, start_dealt
 from test_browser_play import click, pytestmark, thai_renders, wait
 from test_server_support import ServerThread
 
@@ -43,10 +43,9 @@ def hand_on_screen(page: Any) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "th"])
 @pytest.mark.parametrize("size", list(SIZES))
-def test_screens(size: str, lang: str) -> None:
+def test_screens(size: str, lang: str, browser: Any) -> None:
     width, height = SIZES[size]
-    with ServerThread(timing=Timing(think=30.0, next_round=60.0)) as server, \
-            browser_pages() as browser:
+    with ServerThread(timing=Timing(think=30.0, next_round=60.0)) as server:
         page = browser.new_context(viewport={"width": width, "height": height},
                                    locale="en-US").new_page()
         name = f"{size}-{lang}"

@@ -16,9 +16,8 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
-import pytest
 from page_watch import WATCH_SCRIPT, Watched
-from test_browser_phone import browser_pages, create_room, join_room, stacked
+from test_browser_phone import create_room, join_room, stacked
 from test_browser_play import pytestmark
 from test_server_support import ServerThread
 from websockets.sync.client import ClientConnection, connect
@@ -86,12 +85,6 @@ def shakes(watched: Watched, selector: str) -> None:
 
 def tap(watched: Watched, selector: str) -> None:
     watched.page.locator(selector).first.click(timeout=10_000)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with browser_pages() as launched:
-        yield launched
 
 
 @contextmanager

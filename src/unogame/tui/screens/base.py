@@ -65,9 +65,11 @@ class GameScreenMixin:
         node = cast(Widget, self)
         node.watch(node.app, "language", self._relabel, init=False)
         node.watch(node.app, "match_version", self._relabel, init=False)
-        self.redraw()
+        self._relabel()
 
     def _relabel(self) -> None:
+        # A screen still mounting when the app quits is already detached, its widgets
+        # gone: nothing to draw then.
         if cast(Widget, self).is_attached:
             self.redraw()
 
