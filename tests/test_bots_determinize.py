@@ -130,3 +130,28 @@ def test_determinization_respects_inferences() -> None:
         assert len(hand) == 5
         assert not any(CARD_COLOR[card] in (0, 4) for card in hand)
         assert any(CARD_COLOR[card] == 1 for card in hand)
+
+
+def test_tracker_keeps_the_void_after_a_draw_that_was_not_played() -> None:
+    tracker = CardTracker(seat=0, players=3)
+    tracker.reset(0, ["R1", "G2"], 3)
+    tracker.color = 0  # red to match
+    tracker.observe({"type": "draw", "seat": 1, "count": 1, "reason": "turn"})
+    tracker.observe({"type": "play", "seat": 2, "card": "R7", "color": "R"})  # seat 1's turn ended
+    assert tracker.allowance[1][0] == 0 and tracker.allowance[1][4] == 0
+    assert tracker.allowance[1][1] is None
+    tracker.observe({"type": "draw", "seat": 1, "count": 1, "reason": "turn"})
+    tracker.observe({"type": "pass", "seat": 1})  # it kept a playable card: red or wild
+    tracker.observe({"type": "play", "seat": 2, "card": "R8", "color": "R"})
+    assert tracker.allowance[1][0] == 1 and tracker.allowance[1][4] == 1
+
+
+def test_tracker_takes_a_wild_for_a_void_in_the_colour_it_replaced() -> None:
+    tracker = CardTracker(seat=0, players=3)
+    tracker.reset(0, ["R1", "G2"], 3)
+    tracker.observe({"type": "play", "seat": 2, "card": "Y3", "color": "Y"})
+    tracker.observe({"type": "play", "seat": 1, "card": "W", "color": "B"})
+    assert tracker.allowance[1][1] == 0 and tracker.allowance[1][0] is None
+    assert tracker.named[1] == 3 and tracker.color == 3
+    tracker.observe({"type": "play", "seat": 0, "card": "W", "color": "G"})
+    assert tracker.allowance[0] == [None] * 5  # this seat's own play says nothing
