@@ -155,3 +155,5 @@ def test_tracker_takes_a_wild_for_a_void_in_the_colour_it_replaced() -> None:
     assert tracker.named[1] == 3 and tracker.color == 3
     tracker.observe({"type": "play", "seat": 0, "card": "W", "color": "G"})
     assert tracker.allowance[0] == [None] * 5  # this seat's own play says nothing
+    tracker.observe({"type": "play", "seat": 2, "card": "W+4", "color": "R"})
+    assert tracker.allowance[2][2] is None  # a Wild Draw Four may be a bluff: judged on samples

@@ -12,8 +12,8 @@ It also infers what a hand *lacks*: a seat that draws on its turn (R4.3) is take
 had no card of the colour to match and no wild card; from then on it holds at most as many
 cards of those classes as it has drawn since (``allowance``); if its turn then ends without
 playing what it drew, the drawn cards were not of those classes either. A seat that plays a
-wild card is taken to have held nothing of the colour it replaced (players keep wilds while
-they can match: ``medium`` does). Players who draw or play wilds on purpose can fool this;
+wild card other than a Wild Draw Four (which may be a bluff, R5.4) is taken to have held
+nothing of the colour it replaced (players keep wilds while they can match: ``medium`` does). Players who draw or play wilds on purpose can fool this;
 the search only uses it to weight its samples.
 
 >>> tracker = CardTracker(seat=0, players=2)
@@ -38,6 +38,7 @@ from ..engine.cards import (
     NO_COLOR,
     NUM_CARDS,
     WILD,
+    WILD_DRAW_FOUR,
     card_from_code,
 )
 
@@ -103,8 +104,8 @@ class CardTracker:
             else:
                 _remove(self.known[player], card)
                 self._spend(player, card)
-                if card >= WILD and replaced >= 0:  # it had nothing of that colour
-                    self.allowance[player][replaced] = 0
+                if card >= WILD and card != WILD_DRAW_FOUR and replaced >= 0:
+                    self.allowance[player][replaced] = 0  # it had nothing of that colour
                 if card >= WILD and event.get("color"):
                     self.named[player] = self.color
                 elif CARD_COLOR[card] == self.named[player]:
