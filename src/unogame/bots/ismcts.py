@@ -292,7 +292,8 @@ class HardBot(MediumBot):
                  for limits in tracker.allowance],
                 list(tracker.named), view["draw_pile"], pending is not None,
                 self.exploration, self.cutoff_sharpness, self.rollout_plies, self.widening,
-                self.opponent_widening, budget, self.iterations if self.iterations is not None else 1 << 30,
+                self.opponent_widening, budget,
+                self.iterations if self.iterations is not None else 1 << 30,
                 deadline or 0.0, words)
         except ValueError:
             return None

@@ -13,8 +13,9 @@ had no card of the colour to match and no wild card; from then on it holds at mo
 cards of those classes as it has drawn since (``allowance``); if its turn then ends without
 playing what it drew, the drawn cards were not of those classes either. A seat that plays a
 wild card other than a Wild Draw Four (which may be a bluff, R5.4) is taken to have held
-nothing of the colour it replaced (players keep wilds while they can match: ``medium`` does). Players who draw or play wilds on purpose can fool this;
-the search only uses it to weight its samples.
+nothing of the colour it replaced (players keep wilds while they can match: ``medium``
+does). Players who draw or play wilds on purpose can fool this; the search only uses it to
+weight its samples.
 
 >>> tracker = CardTracker(seat=0, players=2)
 >>> tracker.reset(0, ["R1", "G2"])
