@@ -157,3 +157,19 @@ def test_tracker_takes_a_wild_for_a_void_in_the_colour_it_replaced() -> None:
     assert tracker.allowance[0] == [None] * 5  # this seat's own play says nothing
     tracker.observe({"type": "play", "seat": 2, "card": "W+4", "color": "R"})
     assert tracker.allowance[2][2] is None  # a Wild Draw Four may be a bluff: judged on samples
+
+
+def test_rollout_policy_stops_a_next_seat_close_to_going_out() -> None:
+    from unogame.bots.rollout import fast_rollout_move
+
+    def rollout_choice(hand: list[str], next_hand: list[str]) -> str:
+        game = Game.from_position({
+            "players": 3, "hands": [hand, next_hand, ["G1", "G2", "G3"]],
+            "draw_pile": ["B7", "B8"], "discard_pile": ["R5"], "color": "R", "turn": 0})
+        return str(fast_rollout_move(game, 0))
+
+    many = ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"]
+    assert rollout_choice(["RS", "Y5", "Y1", "Y2", "Y3", "Y4"], many) == "play Y5"
+    assert rollout_choice(["RS", "Y5", "Y1", "Y2", "Y3", "Y4"], ["G7", "G8"]) == "play RS"
+    assert rollout_choice(["W", "W+4", "B1"], many).startswith("play W ")
+    assert rollout_choice(["W", "W+4", "B1"], ["G7", "G8", "G9"]).startswith("play W+4")
