@@ -130,3 +130,46 @@ def test_determinization_respects_inferences() -> None:
         assert len(hand) == 5
         assert not any(CARD_COLOR[card] in (0, 4) for card in hand)
         assert any(CARD_COLOR[card] == 1 for card in hand)
+
+
+def test_tracker_keeps_the_void_after_a_draw_that_was_not_played() -> None:
+    tracker = CardTracker(seat=0, players=3)
+    tracker.reset(0, ["R1", "G2"], 3)
+    tracker.color = 0  # red to match
+    tracker.observe({"type": "draw", "seat": 1, "count": 1, "reason": "turn"})
+    tracker.observe({"type": "play", "seat": 2, "card": "R7", "color": "R"})  # seat 1's turn ended
+    assert tracker.allowance[1][0] == 0 and tracker.allowance[1][4] == 0
+    assert tracker.allowance[1][1] is None
+    tracker.observe({"type": "draw", "seat": 1, "count": 1, "reason": "turn"})
+    tracker.observe({"type": "pass", "seat": 1})  # it kept a playable card: red or wild
+    tracker.observe({"type": "play", "seat": 2, "card": "R8", "color": "R"})
+    assert tracker.allowance[1][0] == 1 and tracker.allowance[1][4] == 1
+
+
+def test_tracker_takes_a_wild_for_a_void_in_the_colour_it_replaced() -> None:
+    tracker = CardTracker(seat=0, players=3)
+    tracker.reset(0, ["R1", "G2"], 3)
+    tracker.observe({"type": "play", "seat": 2, "card": "Y3", "color": "Y"})
+    tracker.observe({"type": "play", "seat": 1, "card": "W", "color": "B"})
+    assert tracker.allowance[1][1] == 0 and tracker.allowance[1][0] is None
+    assert tracker.named[1] == 3 and tracker.color == 3
+    tracker.observe({"type": "play", "seat": 0, "card": "W", "color": "G"})
+    assert tracker.allowance[0] == [None] * 5  # this seat's own play says nothing
+    tracker.observe({"type": "play", "seat": 2, "card": "W+4", "color": "R"})
+    assert tracker.allowance[2][2] is None  # a Wild Draw Four may be a bluff: judged on samples
+
+
+def test_rollout_policy_stops_a_next_seat_close_to_going_out() -> None:
+    from unogame.bots.rollout import fast_rollout_move
+
+    def rollout_choice(hand: list[str], next_hand: list[str]) -> str:
+        game = Game.from_position({
+            "players": 3, "hands": [hand, next_hand, ["G1", "G2", "G3"]],
+            "draw_pile": ["B7", "B8"], "discard_pile": ["R5"], "color": "R", "turn": 0})
+        return str(fast_rollout_move(game, 0))
+
+    many = ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"]
+    assert rollout_choice(["RS", "Y5", "Y1", "Y2", "Y3", "Y4"], many) == "play Y5"
+    assert rollout_choice(["RS", "Y5", "Y1", "Y2", "Y3", "Y4"], ["G7", "G8"]) == "play RS"
+    assert rollout_choice(["W", "W+4", "B1"], many).startswith("play W ")
+    assert rollout_choice(["W", "W+4", "B1"], ["G7", "G8", "G9"]).startswith("play W+4")

@@ -220,6 +220,46 @@ def test_the_cores_whole_search_is_the_python_loops(monkeypatch: pytest.MonkeyPa
     assert len(in_c) > 100 and play(False) == in_c
 
 
+@needs_core
+def test_opponents_on_the_policy_search_alike_in_c_and_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``opponent_widening`` -1 (the other seats play the policy's moves only) the C
+    search still makes the Python loop's decisions; a value below -1 is refused."""
+    from unogame.bots import HardBot, make_bot
+    from unogame.native import game as native_game
+
+    def play(core: bool) -> list[tuple[int, int]]:
+        if not core:
+            monkeypatch.setattr(HardBot, "_core_search", lambda *args: None)
+        out = []
+        for seed in range(2):
+            game = Game.new(3, Rules(), seed)
+            bots = [HardBot(seed=seed, budget=1500) if seat == 0
+                    else make_bot("medium", seed * 10 + seat) for seat in range(3)]
+            bots[0].opponent_widening = -1  # type: ignore[attr-defined]
+            for seat, bot in enumerate(bots):
+                bot.new_round(seat, game.view(seat), game.rules)
+            while game.winner is None:
+                seat = game.turn
+                move = bots[seat].choose(game.view(seat), game.legal_moves(seat))
+                assert move is not None
+                if seat == 0:
+                    out.append((move.code, bots[0].last_iterations))  # type: ignore[attr-defined]
+                for event in game.push(seat, move):
+                    for other, bot in enumerate(bots):
+                        bot.observe(event.for_seat(other))
+        return out
+
+    in_c = play(True)
+    assert len(in_c) > 10 and play(False) == in_c
+    game = Game.new(2, Rules(), 1)
+    base = native_game.SampleTemplate(game).sample(0, {}, [], None)
+    with pytest.raises(ValueError, match="nothing to search"):
+        native_game.search(base, game.turn, [0], [], [7, 7], [[], []], [[-1] * 5] * 2,
+                           [-1, -1], 80, False, 0.7, 0.6, 40, 4, -2, 1000, 10, 0.0,
+                           random.Random(1).getstate()[1])
+
+
 SANITIZED_RUN = """
 import importlib.util, random, sys
 spec = importlib.util.spec_from_file_location("unogame.native._core", sys.argv[1])

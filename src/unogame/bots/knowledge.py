@@ -10,8 +10,12 @@ discards it.
 
 It also infers what a hand *lacks*: a seat that draws on its turn (R4.3) is taken to have
 had no card of the colour to match and no wild card; from then on it holds at most as many
-cards of those classes as it has drawn since (``allowance``). Players who draw on purpose
-can fool this; the search only uses it to weight its samples.
+cards of those classes as it has drawn since (``allowance``); if its turn then ends without
+playing what it drew, the drawn cards were not of those classes either. A seat that plays a
+wild card other than a Wild Draw Four (which may be a bluff, R5.4) is taken to have held
+nothing of the colour it replaced (players keep wilds while they can match: ``medium``
+does). Players who draw or play wilds on purpose can fool this; the search only uses it to
+weight its samples.
 
 >>> tracker = CardTracker(seat=0, players=2)
 >>> tracker.reset(0, ["R1", "G2"])
@@ -35,6 +39,7 @@ from ..engine.cards import (
     NO_COLOR,
     NUM_CARDS,
     WILD,
+    WILD_DRAW_FOUR,
     card_from_code,
 )
 
@@ -58,6 +63,8 @@ class CardTracker:
         self.named: list[int] = [-1] * players
         """By seat: the colour it named with its last wild (players name a colour they
         hold), until it plays a card of that colour; -1 for none."""
+        self.drawn: tuple[int, int] | None = None
+        """(seat, colour to match) of a seat that drew on its turn and has not played yet."""
 
     def reset(self, seat: int, hand: Iterable[str], players: int | None = None) -> None:
         """A new round (or the bot joins): nothing known about other hands."""
@@ -67,6 +74,7 @@ class CardTracker:
         self.known = [[] for _ in range(self.players)]
         self.allowance = [[None] * CLASSES for _ in range(self.players)]
         self.named = [-1] * self.players
+        self.drawn = None
         self.own = [card_from_code(code) for code in hand]
 
     def sync(self, view: dict[str, Any]) -> None:
@@ -84,9 +92,12 @@ class CardTracker:
     def observe(self, event: dict[str, Any]) -> None:
         kind = event["type"]
         seat = self.seat
+        if self.drawn is not None and kind in ("play", "pass", "draw"):
+            self._drawn_kept(event)
         if kind == "play":
             player = event["seat"]
             card = card_from_code(event["card"])
+            replaced = self.color
             if event.get("color"):
                 self.color = COLORS.index(event["color"])
             if player == seat:
@@ -94,6 +105,8 @@ class CardTracker:
             else:
                 _remove(self.known[player], card)
                 self._spend(player, card)
+                if card >= WILD and card != WILD_DRAW_FOUR and replaced >= 0:
+                    self.allowance[player][replaced] = 0  # it had nothing of that colour
                 if card >= WILD and event.get("color"):
                     self.named[player] = self.color
                 elif CARD_COLOR[card] == self.named[player]:
@@ -110,6 +123,7 @@ class CardTracker:
             if event.get("reason") == "turn" and self.color >= 0:
                 allowance[self.color] = 0  # nothing to play: none of the colour, no wild
                 allowance[NO_COLOR] = 0
+                self.drawn = (player, self.color)
                 if self.named[player] == self.color:
                     self.named[player] = -1
             count = event["count"]
@@ -174,6 +188,21 @@ class CardTracker:
             self.known = [[] for _ in range(self.players)]
             self.allowance = [[None] * CLASSES for _ in range(self.players)]
             self.named = [-1] * self.players
+            self.drawn = None
+
+    def _drawn_kept(self, event: dict[str, Any]) -> None:
+        """After a seat drew on its turn: if another seat acts before it plays or passes,
+        what it drew was not playable (R4.4), so still none of the colour and no wild."""
+        assert self.drawn is not None
+        player, color = self.drawn
+        if event["seat"] == player and event["type"] in ("play", "pass"):
+            self.drawn = None
+        elif event["seat"] != player:
+            self.drawn = None
+            allowance = self.allowance[player]
+            for index in (color, NO_COLOR):
+                if allowance[index] is not None:
+                    allowance[index] = 0
 
     def _give(self, event: dict[str, Any]) -> None:
         """A family's rule moved one card from ``seat`` to ``to``; only those two see which

@@ -12,6 +12,8 @@ from ..engine.cards import (
     CARD_RANK,
     DRAW_TWO,
     NUM_CARDS,
+    REVERSE,
+    SKIP,
     WILD,
     WILD_DRAW_FOUR,
 )
@@ -26,6 +28,23 @@ _ROLLOUT_SCORE: Final[tuple[float, ...]] = tuple(
     else (0.5 if c == WILD_DRAW_FOUR else 1.0)
     for c in range(56)
 )
+
+
+def next_size(game: Game, seat: int) -> int:
+    """The hand size of the seat after ``seat`` in the direction of play."""
+    return len(game.card_hands[(seat + game.direction) % game.players])
+
+
+def pressure_bonus(card: int, following: int, players: int) -> float:
+    """``medium``'s end-game habits in the rollout policy: stop a next seat close to going
+    out (``following`` cards) with a Skip or a Draw Two (a Reverse with two players), and
+    play a Wild Draw Four before a Wild when it holds three or fewer."""
+    if card >= WILD:
+        return 1.0 if card == WILD_DRAW_FOUR and following <= 3 else 0.0
+    rank = CARD_RANK[card]
+    if following <= 2 and (rank in (SKIP, DRAW_TWO) or (rank == REVERSE and players == 2)):
+        return 12.0
+    return 0.0
 
 
 def search_moves(game: Game, seat: int) -> list[Move]:
@@ -70,6 +89,8 @@ def rollout_move(game: Game, seat: int, moves: list[Move]) -> Move:
         counts[CARD_COLOR[card]] += 1
     color = counts.index(max(counts[:4]))
     hands = game.card_hands
+    following = next_size(game, seat)
+    players = game.players
     for move in moves:
         kind = move.kind
         if kind != PLAY:
@@ -81,7 +102,7 @@ def rollout_move(game: Game, seat: int, moves: list[Move]) -> Move:
                 best_score = -50.0
             continue
         card = move.card
-        score = _ROLLOUT_SCORE[card]
+        score = _ROLLOUT_SCORE[card] + pressure_bonus(card, following, players)
         if move.uno:
             score += 100.0
         if card >= WILD:
@@ -119,9 +140,10 @@ def fast_rollout_move(game: Game, seat: int,
         discard = game.discard_cards
         top_rank = CARD_RANK[discard[-1]] if discard else -1
         best_score = -100.0
+        following = next_size(game, seat)
         for card in hand:
             if card >= WILD or CARD_COLOR[card] == current or CARD_RANK[card] == top_rank:
-                score = _ROLLOUT_SCORE[card]
+                score = _ROLLOUT_SCORE[card] + pressure_bonus(card, following, game.players)
                 if card < WILD:
                     score += 1.5 * counts[CARD_COLOR[card]]
                 if score > best_score:

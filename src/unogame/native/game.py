@@ -367,15 +367,16 @@ class SampleTemplate:
 def search(base: Any, seat: int, options: list[int], pool: list[int], hand_sizes: list[int],
            known: list[list[int]], limits: list[list[int]], named: list[int], draw_pile: int,
            challenge: bool, exploration: float, sharpness: float, plies: int, widening: int,
-           budget: int, iterations: int, deadline: float, rng_state: tuple[int, ...]
-           ) -> tuple[int, list[int], list[float], tuple[int, ...]]:
+           opponent_widening: int, budget: int, iterations: int, deadline: float,
+           rng_state: tuple[int, ...]) -> tuple[int, list[int], list[float], tuple[int, ...]]:
     """``bots.ismcts`` IS-MCTS in the core, whole and without the GIL, from ``base`` (a
     core state of :meth:`SampleTemplate.sample` without the hidden cards): (iterations,
     visits and summed rewards by option, the generator's state after). ``rng_state`` is
-    ``random.Random.getstate()[1]``; ``limits``: -1 for no limit. ValueError for a position
-    the core refuses."""
+    ``random.Random.getstate()[1]``; ``limits``: -1 for no limit; ``opponent_widening``:
+    ``widening`` for the other seats' moves, -1 for none. ValueError for a position the
+    core refuses."""
     if CORE is None:
         raise RuntimeError("the compiled core is not available")
     return CORE.search(base, seat, options, pool, hand_sizes, known,  # type: ignore[no-any-return]
                        limits, named, draw_pile, challenge, exploration, sharpness, plies,
-                       widening, budget, iterations, deadline, rng_state)
+                       widening, opponent_widening, budget, iterations, deadline, rng_state)

@@ -731,7 +731,8 @@ static PyMethodDef module_methods[] = {
      "RLCard's loop does); (moves, wins by seat)."},
     {"search", core_search, METH_VARARGS,
      "search(base, seat, options, pool, hand_sizes, known, limits, named, draw_pile, "
-     "challenge, exploration, sharpness, plies, widening, budget, iterations, deadline, "
+     "challenge, exploration, sharpness, plies, widening, opponent_widening, budget, "
+     "iterations, deadline, "
      "rng_state): bots.ismcts.HardBot.search without the GIL; rng_state is "
      "random.Random.getstate()[1]; (iterations, visits, rewards, new rng_state)."},
     {"set_order", set_order, METH_O, "Iteration order of a CPython set (for the tests)."},

@@ -132,10 +132,11 @@ PyObject *core_search(PyObject *module, PyObject *args) {
     PyObject *base_object, *items[8], *options_list, *rng_state;
     uno_search_params params;
     (void)module;
-    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOddiilldO", &StateType, &base_object, &items[0],
+    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOddiiilldO", &StateType, &base_object, &items[0],
                           &options_list, &items[1], &items[2], &items[3], &items[4],
                           &items[5], &items[6], &items[7], &params.exploration,
-                          &params.sharpness, &params.plies, &params.widening, &params.budget,
+                          &params.sharpness, &params.plies, &params.widening,
+                          &params.opponent_widening, &params.budget,
                           &params.iterations, &params.deadline, &rng_state)) {
         return NULL;
     }
@@ -156,7 +157,8 @@ PyObject *core_search(PyObject *module, PyObject *args) {
                      "options") < 0) {
         goto done;
     }
-    if (count == 0 || params.plies < 0 || params.widening < 0 || params.iterations < 0
+    if (count == 0 || params.plies < 0 || params.widening < 0 || params.opponent_widening < -1
+        || params.iterations < 0
         || base->winner >= 0) {
         PyErr_SetString(PyExc_ValueError, "nothing to search");
         goto done;

@@ -68,6 +68,19 @@ static double rollout_score(int card) {
     return card == CARD_WD4 ? 0.5 : 1.0;
 }
 
+int uno_next_size(const uno_state *s, int seat) {
+    return s->hand_len[((seat + s->direction) % s->players + s->players) % s->players];
+}
+
+double uno_pressure_bonus(int card, int next_size, int players) {
+    if (card >= CARD_WILD) {
+        return card == CARD_WD4 && next_size <= 3 ? 1.0 : 0.0;
+    }
+    int rank = CARD_RANK[card];
+    return next_size <= 2 && (rank == RANK_SKIP || rank == RANK_DRAW_TWO
+                              || (rank == RANK_REVERSE && players == 2)) ? 12.0 : 0.0;
+}
+
 static int smallest_other(const uno_state *s, int seat) {
     int best = -1;
     for (int other = 0; other < s->players; other++) {
@@ -119,10 +132,12 @@ int32_t uno_heuristic_move(const uno_state *s, int seat) {
         int current = s->color;
         int top_rank = s->discard_len ? CARD_RANK[s->discard[s->discard_len - 1]] : -1;
         double best_score = -100.0;
+        int next_size = uno_next_size(s, seat);
         for (int i = 0; i < size; i++) {
             int card = hand[i];
             if (card >= CARD_WILD || CARD_COLOR[card] == current || CARD_RANK[card] == top_rank) {
-                double score = rollout_score(card);
+                double score = rollout_score(card) + uno_pressure_bonus(card, next_size,
+                                                                        s->players);
                 if (card < CARD_WILD) {
                     score += 1.5 * counts[CARD_COLOR[card]];
                 }

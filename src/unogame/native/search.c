@@ -67,6 +67,7 @@ int32_t uno_tree_policy(const uno_state *s, int seat, const int32_t *moves, int 
             color = c;
         }
     }
+    int next_size = uno_next_size(s, seat);
     for (int i = 0; i < n; i++) {
         int32_t move = moves[i];
         int kind = move_kind(move);
@@ -82,7 +83,7 @@ int32_t uno_tree_policy(const uno_state *s, int seat, const int32_t *moves, int 
             continue;
         }
         int card = move_card(move);
-        double score = rollout_score(card);
+        double score = rollout_score(card) + uno_pressure_bonus(card, next_size, s->players);
         if (move_uno(move)) {
             score += 100.0;
         }

@@ -186,7 +186,7 @@ static int root_legal(const uno_state *s, int seat, int32_t code) {
 /* One walk from a root child down the tree (the rollout policy's move expanded first,
  * other moves as the node gathers visits), a rollout and the backpropagation. */
 static long iterate(tree_arena *tree, int node, uno_state *game, const uno_search_params *p,
-                    py_random *rng) {
+                    int seat, py_random *rng) {
     long made = 1;
     int32_t moves[MAX_MOVES];
     int children_of[MAX_MOVES];
@@ -205,7 +205,9 @@ static long iterate(tree_arena *tree, int node, uno_state *game, const uno_searc
                 children_of[i] = find_child(tree, node, moves[i] << 4 | mover);
                 present += children_of[i] >= 0;
             }
-            if (present < n && (long)present * present * p->widening <= tree->nodes[node].visits) {
+            int widening = mover == seat ? p->widening : p->opponent_widening;
+            if (present < n && widening >= 0
+                && (long)present * present * widening <= tree->nodes[node].visits) {
                 int untried = n - present;
                 int pick = (int)(py_random_random(rng) * untried);
                 for (int i = 0; i < n; i++) {
@@ -309,7 +311,7 @@ long uno_search(const uno_state *base, const uno_sample_spec *spec,
                 result = -2;
                 break;
             }
-            long steps = iterate(&tree, 1 + i, game, params, rng);
+            long steps = iterate(&tree, 1 + i, game, params, spec->seat, rng);
             if (steps < 0) {
                 result = steps;
                 break;

@@ -24,6 +24,7 @@ typedef struct {
 typedef struct {
     double exploration, sharpness, deadline; /* deadline: CLOCK_MONOTONIC seconds, 0 none */
     int plies, widening;
+    int opponent_widening; /* the same for other seats' moves; -1: only the policy's move */
     long budget, iterations;
 } uno_search_params;
 
