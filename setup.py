@@ -10,10 +10,10 @@ setup(
             "unogame.native._core",
             sources=[f"src/unogame/native/{name}.c"
                      for name in ("module", "module_search", "core", "core_set", "policy",
-                                  "search", "tree", "pyrandom")],
+                                  "search", "tree", "pyrandom", "pyevents")],
             depends=[f"src/unogame/native/{name}.h"
                      for name in ("module", "core", "policy", "search", "tree",
-                                  "pyrandom")],
+                                  "pyrandom", "pyevents")],
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wshadow",
                                 "-Wconversion", "-Wno-sign-conversion", "-Werror=implicit",
                                 "-ffp-contract=off"],
@@ -23,9 +23,9 @@ setup(
             "unogame.native._envobs",
             sources=[f"src/unogame/native/{name}.c"
                      for name in ("envobs", "envstep", "envturns", "envmemory", "envexport",
-                                  "core", "core_set", "pyrandom")],
+                                  "core", "core_set", "pyrandom", "pyevents")],
             depends=[f"src/unogame/native/{name}.h"
-                     for name in ("envobs", "envstep", "core", "pyrandom")],
+                     for name in ("envobs", "envstep", "core", "pyrandom", "pyevents")],
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wshadow",
                                 "-Wconversion", "-Wno-sign-conversion", "-Werror=implicit",
                                 "-ffp-contract=off"],

@@ -17,61 +17,6 @@ PyObject *env_int_list(const int32_t *values, int n) {
     return list;
 }
 
-static PyObject *bytes_tuple(const int32_t *values, int n) {
-    PyObject *tuple = PyTuple_New(n);
-    if (tuple == NULL) {
-        return NULL;
-    }
-    for (int i = 0; i < n; i++) {
-        PyObject *value = PyLong_FromLong(values[i]);
-        if (value == NULL) {
-            Py_DECREF(tuple);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(tuple, i, value);
-    }
-    return tuple;
-}
-
-/* As module.c's log_events (which _core keeps static; this module cannot call into _core). */
-PyObject *env_raw_events(const uno_log *log) {
-    PyObject *events = PyList_New(0);
-    if (events == NULL) {
-        return NULL;
-    }
-    int at = 0;
-    while (at < log->length) {
-        int type = log->data[at], count = log->data[at + 1];
-        const int32_t *fields = log->data + at + 2;
-        int plain = type == EV_DRAW ? 3 : type == EV_DISCARD ? 1 : type == EV_CHALLENGE ? 3
-            : count;
-        int extra = plain < count || type == EV_DRAW || type == EV_DISCARD
-            || type == EV_CHALLENGE;
-        PyObject *event = PyTuple_New(1 + plain + extra);
-        int failed = event == NULL;
-        if (!failed) {
-            PyTuple_SET_ITEM(event, 0, PyLong_FromLong(type));
-            for (int i = 0; i < plain; i++) {
-                PyTuple_SET_ITEM(event, 1 + i, PyLong_FromLong(fields[i]));
-            }
-            if (extra) {
-                PyObject *cards = bytes_tuple(fields + plain, count - plain);
-                failed = cards == NULL;
-                if (!failed) {
-                    PyTuple_SET_ITEM(event, 1 + plain, cards);
-                }
-            }
-        }
-        if (failed || PyList_Append(events, event) < 0) {
-            Py_XDECREF(event);
-            Py_DECREF(events);
-            return NULL;
-        }
-        Py_DECREF(event);
-        at += 2 + count;
-    }
-    return events;
-}
 
 /* What the Python path needs to take over (UnoCore leaves the C step). */
 PyObject *env_memory(const Stepper *self) {

@@ -246,7 +246,7 @@ static PyObject *Stepper_codes(Stepper *self, PyObject *unused) {
 
 static PyObject *Stepper_raw_events(Stepper *self, PyObject *unused) {
     (void)unused;
-    return env_raw_events(&self->log);
+    return uno_log_events(&self->log);
 }
 
 static PyObject *Stepper_memory(Stepper *self, PyObject *unused) {

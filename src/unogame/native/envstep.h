@@ -6,6 +6,7 @@
 #define UNO_ENVSTEP_H
 
 #include "envobs.h"
+#include "pyevents.h"
 
 #define NO_REACTION 282
 #define WC_BASE 283
@@ -64,8 +65,6 @@ void env_observe_log(Stepper *self);
 void env_trim(Stepper *self);
 
 PyObject *env_int_list(const int32_t *values, int n);
-/* The last step's events as State.push gives them. */
-PyObject *env_raw_events(const uno_log *log);
 /* (played, known, has_known, reaction queue left). */
 PyObject *env_memory(const Stepper *self);
 

@@ -1,6 +1,7 @@
 /* unogame.native._core: the compiled core's Python face. Every value coming from Python
  * is checked here; the C below trusts only what passed these checks. */
 #include "module.h"
+#include "pyevents.h"
 #include "policy.h"
 #include "search.h"
 
@@ -92,17 +93,6 @@ static int read_seats(PyObject *list, int players, int *seats, int *count) {
 
 /* ------------------------------------------------------------------ writing results */
 
-static PyObject *cards_tuple(const int32_t *cards, int n) {
-    PyObject *tuple = PyTuple_New(n);
-    if (tuple == NULL) {
-        return NULL;
-    }
-    for (int i = 0; i < n; i++) {
-        PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(cards[i]));
-    }
-    return tuple;
-}
-
 static PyObject *bytes_list(const uint8_t *cards, int n) {
     PyObject *list = PyList_New(n);
     if (list == NULL) {
@@ -112,54 +102,6 @@ static PyObject *bytes_list(const uint8_t *cards, int n) {
         PyList_SET_ITEM(list, i, PyLong_FromLong(cards[i]));
     }
     return list;
-}
-
-/* Events as tuples: (type, fields...), the cards of draw, discard and challenge events as
- * a tuple at the end. */
-static PyObject *log_events(const uno_log *log) {
-    if (log->overflow) {
-        PyErr_SetString(PyExc_RuntimeError, "event log overflow");
-        return NULL;
-    }
-    PyObject *events = PyList_New(0);
-    if (events == NULL) {
-        return NULL;
-    }
-    int at = 0;
-    while (at < log->length) {
-        int type = log->data[at], count = log->data[at + 1];
-        const int32_t *fields = log->data + at + 2;
-        int plain = type == EV_DRAW ? 3 : type == EV_DISCARD ? 1 : type == EV_CHALLENGE ? 3
-            : count;
-        int extra = plain < count || type == EV_DRAW || type == EV_DISCARD
-            || type == EV_CHALLENGE;
-        PyObject *event = PyTuple_New(1 + plain + extra);
-        if (event == NULL) {
-            Py_DECREF(events);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(event, 0, PyLong_FromLong(type));
-        for (int i = 0; i < plain; i++) {
-            PyTuple_SET_ITEM(event, 1 + i, PyLong_FromLong(fields[i]));
-        }
-        if (extra) {
-            PyObject *cards = cards_tuple(fields + plain, count - plain);
-            if (cards == NULL) {
-                Py_DECREF(event);
-                Py_DECREF(events);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(event, 1 + plain, cards);
-        }
-        if (PyList_Append(events, event) < 0) {
-            Py_DECREF(event);
-            Py_DECREF(events);
-            return NULL;
-        }
-        Py_DECREF(event);
-        at += 2 + count;
-    }
-    return events;
 }
 
 static StateObject *new_state(void) {
@@ -202,7 +144,7 @@ static PyObject *State_new_game(PyObject *cls, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "this deal cannot be made");
         return NULL;
     }
-    PyObject *events = log_events(log);
+    PyObject *events = uno_log_events(log);
     PyMem_Free(log);
     if (events == NULL) {
         Py_DECREF(self);
@@ -433,7 +375,7 @@ static PyObject *State_push(StateObject *self, PyObject *args) {
     if (!events) {
         Py_RETURN_NONE;
     }
-    PyObject *result = log_events(log);
+    PyObject *result = uno_log_events(log);
     PyMem_Free(log);
     return result;
 }
@@ -456,7 +398,7 @@ static PyObject *State_next_round(StateObject *self, PyObject *unused) {
         PyErr_SetString(PyExc_ValueError, "this deal cannot be made");
         return NULL;
     }
-    PyObject *result = log_events(log);
+    PyObject *result = uno_log_events(log);
     PyMem_Free(log);
     return result;
 }
