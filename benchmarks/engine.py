@@ -117,17 +117,18 @@ def rlcard_loop(players: int) -> Callable[[int], tuple[int, int]]:
 
 
 def measure(loops: dict[str, Callable[[int], tuple[int, int]]], seconds: float,
-            slice_seconds: float = 0.25) -> dict[str, tuple[int, int, float]]:
-    """Run the loops in alternating slices for about ``seconds`` each."""
+            slice_seconds: float = 0.25, clock: Callable[[], float] = time.perf_counter,
+            ) -> dict[str, tuple[int, int, float]]:
+    """Run the loops in alternating slices for about ``seconds`` each of ``clock``."""
     totals = {name: [0, 0, 0.0] for name in loops}
     for run in loops.values():  # warm up
         run(3)
     per_slice = {name: 5 for name in loops}
     while min(total[2] for total in totals.values()) < seconds:
         for name, run in loops.items():
-            start = time.perf_counter()
+            start = clock()
             games, decisions = run(per_slice[name])
-            elapsed = time.perf_counter() - start
+            elapsed = clock() - start
             total = totals[name]
             total[0] += games
             total[1] += decisions

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from engine import measure  # its alternating slices (benchmarks/engine.py)
 
 from unogame.env import ACTION_NAMES, UnoCore, uno_v0
 
@@ -108,28 +109,6 @@ def rlcard_loop(players: int) -> Loop:
         return episodes, counter[0]
 
     return run
-
-
-def measure(loops: dict[str, Loop], seconds: float, slice_seconds: float,
-            clock: Callable[[], float]) -> dict[str, tuple[int, int, float]]:
-    """``benchmarks/engine.py``'s alternating slices, on a given clock: ``process_time``
-    (the default: this process's CPU time, which other jobs on a shared machine disturb
-    less) or ``perf_counter`` (wall time)."""
-    totals = {name: [0, 0, 0.0] for name in loops}
-    for run in loops.values():  # warm up
-        run(3)
-    per_slice = dict.fromkeys(loops, 5)
-    while min(total[2] for total in totals.values()) < seconds:
-        for name, run in loops.items():
-            start = clock()
-            games, decisions = run(per_slice[name])
-            elapsed = clock() - start
-            total = totals[name]
-            total[0] += games
-            total[1] += decisions
-            total[2] += elapsed
-            per_slice[name] = max(1, int(per_slice[name] * slice_seconds / max(elapsed, 1e-6)))
-    return {name: (int(t[0]), int(t[1]), t[2]) for name, t in totals.items()}
 
 
 def main() -> None:
