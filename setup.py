@@ -14,9 +14,10 @@ setup(
             depends=[f"src/unogame/native/{name}.h"
                      for name in ("module", "core", "policy", "search", "tree",
                                   "pyrandom", "pyevents")],
-            extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wshadow",
+            extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wextra", "-Wshadow",
                                 "-Wconversion", "-Wno-sign-conversion", "-Werror=implicit",
-                                "-ffp-contract=off"],
+                                "-ffp-contract=off", "-flto"],
+            extra_link_args=["-flto", "-O2"],
             optional=True,
         ),
         Extension(  # the environment's observations and steps on core states (unogame.env)
@@ -26,9 +27,10 @@ setup(
                                   "core", "core_set", "pyrandom", "pyevents")],
             depends=[f"src/unogame/native/{name}.h"
                      for name in ("envobs", "envstep", "core", "pyrandom", "pyevents")],
-            extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wshadow",
+            extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wextra", "-Wshadow",
                                 "-Wconversion", "-Wno-sign-conversion", "-Werror=implicit",
-                                "-ffp-contract=off"],
+                                "-ffp-contract=off", "-flto"],
+            extra_link_args=["-flto", "-O2"],
             optional=True,
         ),
     ],
