@@ -198,3 +198,42 @@ def test_hard_answers_forced_and_off_turn_moves_without_search() -> None:
     assert str(bot_move(game, 0, bot)) == "uno"
     catcher = make_bot("hard", 1)
     assert str(bot_move(game, 1, catcher)) == "catch 0"
+
+
+@pytest.mark.parametrize("core", [True, False])
+def test_root_halving_spends_the_budget_on_the_better_moves(core: bool,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """With root halving the moves dropped early are played from fewer determinizations
+    than the ones searched to the end, and the answer is one of those; without it every
+    root move is played from every determinization."""
+    from unogame.bots import ismcts
+    from unogame.bots.determinize import public_game
+    from unogame.bots.rollout import search_moves
+
+    if not core:
+        monkeypatch.setattr(ismcts.native, "supports", lambda rules: False)
+    searched = 0
+    for seed in range(60):
+        game = Game.new(4, Rules(), seed)
+        seat = game.turn
+        bot = HardBot(seed=seed, budget=6_000 if core else 1_500)
+        bot.new_round(seat, game.view(seat), game.rules)
+        view = game.view(seat)
+        template = public_game(view, seat, game.rules)
+        options = search_moves(template, seat)
+        if len(options) < 3:
+            continue
+        bot.search(view, template, options)
+        assert len(set(bot.last_visits.values())) == 1
+        bot.root_halving = True
+        move = bot.search(view, template, options)
+        visits = bot.last_visits
+        most = max(visits.values())
+        assert visits[move] == most
+        assert sum(1 for count in visits.values() if count == most) <= (len(options) + 1) // 2
+        assert min(visits.values()) < most
+        searched += 1
+        if searched == 4:
+            break
+    assert searched == 4

@@ -182,12 +182,23 @@ def test_hard_searches_alike_on_the_core_and_the_engine(monkeypatch: pytest.Monk
 
 
 @needs_core
-def test_the_cores_whole_search_is_the_python_loops(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("policy", "flat", "opponent_widening", "halving"),
+                         [("medium", False, -1, False), ("greedy", False, 4, False),
+                          ("medium", True, -1, False), ("medium", False, -1, True)])
+def test_the_cores_whole_search_is_the_python_loops(monkeypatch: pytest.MonkeyPatch,
+                                                    policy: str, flat: bool,
+                                                    opponent_widening: int,
+                                                    halving: bool) -> None:
     """hard's search in C (determinizations from what the tracker knows, tree, widening,
-    rollouts) makes the Python loop's decisions, with as many iterations and the same
-    generator state after, through whole rounds (cards learned from swaps, challenges and
-    draws) under mixed house rules."""
+    rollouts; the medium policy or the greedy one; root halving; or the flat search) makes
+    the Python loop's decisions, with as many iterations and the same generator state after, through
+    whole rounds (cards learned from swaps, challenges and draws) under mixed house rules."""
     from unogame.bots import HardBot, make_bot
+
+    monkeypatch.setattr(HardBot, "policy", policy)
+    monkeypatch.setattr(HardBot, "flat", flat)
+    monkeypatch.setattr(HardBot, "opponent_widening", opponent_widening)
+    monkeypatch.setattr(HardBot, "root_halving", halving)
 
     def play(core: bool) -> list[tuple[int, int, int]]:
         if not core:  # the Python loop over core states, the reference of the C loop
@@ -223,8 +234,9 @@ def test_the_cores_whole_search_is_the_python_loops(monkeypatch: pytest.MonkeyPa
 @needs_core
 def test_opponents_on_the_policy_search_alike_in_c_and_python(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """With ``opponent_widening`` -1 (the other seats play the policy's moves only) the C
-    search still makes the Python loop's decisions; a value below -1 is refused."""
+    """With ``opponent_widening`` -1 (the other seats play the policy's moves only) and the
+    greedy policy the C search still makes the Python loop's decisions; a value below -1 is
+    refused."""
     from unogame.bots import HardBot, make_bot
     from unogame.native import game as native_game
 
@@ -237,6 +249,7 @@ def test_opponents_on_the_policy_search_alike_in_c_and_python(
             bots = [HardBot(seed=seed, budget=1500) if seat == 0
                     else make_bot("medium", seed * 10 + seat) for seat in range(3)]
             bots[0].opponent_widening = -1  # type: ignore[attr-defined]
+            bots[0].policy = "greedy"  # type: ignore[attr-defined]
             for seat, bot in enumerate(bots):
                 bot.new_round(seat, game.view(seat), game.rules)
             while game.winner is None:

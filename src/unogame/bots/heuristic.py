@@ -18,62 +18,25 @@ from typing import Any
 from ..engine import Move
 from ..engine.cards import (
     CARD_COLOR,
-    CARD_POINTS,
-    CARD_RANK,
-    DRAW_TWO,
-    REVERSE,
-    SKIP,
     WILD,
-    WILD_CUSTOM,
     WILD_DRAW_FOUR,
-    WILD_SWAP,
     card_from_code,
 )
-from ..engine.custom import CustomRule
 from ..engine.moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO
 from .base import BOT_LEVELS, Bot, _seat_of
 from .knowledge import CardTracker
+from .medium_policy import (
+    CHALLENGE_THRESHOLD,
+    best_color,
+    best_play,
+    bluff_probability,
+    color_counts,
+    find_kind,
+    with_uno,
+)
 
-
-def color_counts(hand: Sequence[int]) -> list[int]:
-    """How many coloured cards of each colour a hand holds."""
-    counts = [0, 0, 0, 0]
-    for card in hand:
-        if card < WILD:
-            counts[CARD_COLOR[card]] += 1
-    return counts
-
-
-def best_color(hand: Sequence[int], without: int = -1) -> int:
-    """The colour a hand holds most of (by count, then points), ``without`` one card."""
-    counts = [0.0, 0.0, 0.0, 0.0]
-    removed = False
-    for card in hand:
-        if card == without and not removed:
-            removed = True
-            continue
-        if card < WILD:
-            counts[CARD_COLOR[card]] += 1 + CARD_POINTS[card] / 100
-    return max(range(4), key=counts.__getitem__)
-
-
-def bluff_probability(by_size: int, known: Sequence[int], pool: Sequence[int],
-                      color: int) -> float:
-    """Chance that a hand of ``by_size`` cards holds a card of ``color``, given the cards
-    known in it and a pool of unseen cards the rest is drawn from (hypergeometric)."""
-    if color < 0:
-        return 0.0
-    if any(CARD_COLOR[card] == color for card in known):
-        return 1.0
-    unknown = max(0, by_size - len(known))
-    total = len(pool)
-    colored = sum(1 for card in pool if CARD_COLOR[card] == color)
-    none = 1.0
-    for i in range(unknown):
-        if total - i <= 0:
-            break
-        none *= max(0, total - colored - i) / (total - i)
-    return 1.0 - none
+__all__ = ["EasyBot", "MediumBot", "ViewBot", "best_color", "bluff_probability",
+           "color_counts"]
 
 
 class ViewBot(Bot):
@@ -127,7 +90,7 @@ class EasyBot(ViewBot):
         hand = [card_from_code(code) for code in view["hands"][seat]]
         pending = view["pending"]
         if pending is not None and pending["kind"] == "challenge":
-            return _find(legal, ACCEPT) or legal[0]
+            return find_kind(legal, ACCEPT) or legal[0]
         if pending is not None and pending["kind"] == "color":
             color = best_color(hand)
             return next(m for m in legal if m.kind == COLOR and m.color == color)
@@ -138,12 +101,12 @@ class EasyBot(ViewBot):
         if plays:
             chosen = _plain_choice(plays[0], hand, legal, view)
             if rng.random() >= self.forget_uno:
-                uno = _with_uno(chosen, legal)
+                uno = with_uno(chosen, legal)
                 if uno is not None:
                     return uno
             return chosen
         for kind in (DRAW, PASS):
-            found = _find(legal, kind)
+            found = find_kind(legal, kind)
             if found is not None:
                 return found
         return next((m for m in legal if m.kind not in (UNO, CATCH)), legal[0])
@@ -169,36 +132,12 @@ def _plain_choice(first: Move, hand: list[int], legal: Sequence[Move],
     return min(same, key=key)
 
 
-def _with_uno(move: Move, legal: Sequence[Move]) -> Move | None:
-    """The ``uno`` variant of a play, if it is legal."""
-    code = move.code | 1 << 19
-    for other in legal:
-        if other.code == code:
-            return other
-    return None
-
-
-def _find(legal: Sequence[Move], kind: int) -> Move | None:
-    for move in legal:
-        if move.kind == kind:
-            return move
-    return None
-
-
 class MediumBot(ViewBot):
     """A good heuristic player (see the module docstring of the issue's level list)."""
 
     level = "medium"
     reaction_delay = 1.5
-    challenge_threshold = 0.3
-    """Challenge a Wild Draw Four when the chance that it was a bluff is at least this."""
-    color_weight = 3.0
-    """How much a card's colour counts by the cards held of that colour."""
-    calm_action_bonus = 6.0
-    """Preference for Skip and Draw Two while the next player is not close to going out."""
-    keep_wild_from = 0
-    """With only wilds playable and nobody close, draw instead while holding at least
-    this many cards (0: always play the wild)."""
+    challenge_threshold = CHALLENGE_THRESHOLD
 
     def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move | None:
         if not legal:
@@ -212,7 +151,7 @@ class MediumBot(ViewBot):
                 return move
         hand = [card_from_code(code) for code in view["hands"][seat]]
         if len(hand) == 1:
-            uno = _find(legal, UNO)
+            uno = find_kind(legal, UNO)
             if uno is not None:
                 return uno
         pending = view["pending"]
@@ -227,9 +166,9 @@ class MediumBot(ViewBot):
         if plays:
             best = self.best_play(view, plays, hand, seat)
             if best is not None:
-                return _with_uno(best, legal) or best
+                return with_uno(best, legal) or best
         for kind in (DRAW, PASS, ACCEPT):
-            found = _find(legal, kind)
+            found = find_kind(legal, kind)
             if found is not None:
                 return found
         return next(m for m in legal if m.kind not in (UNO, CATCH))
@@ -248,7 +187,7 @@ class MediumBot(ViewBot):
             hand = [card_from_code(code) for code in view["hands"][seat]]
             best = self.best_play(view, plays, hand, seat)
             if best is not None:
-                return _with_uno(best, legal) or best
+                return with_uno(best, legal) or best
         return None
 
     def answer_challenge(self, view: dict[str, Any], legal: Sequence[Move], hand: list[int],
@@ -258,94 +197,26 @@ class MediumBot(ViewBot):
         if stack:
             best = self.best_play(view, stack, hand, self._my_seat(view))
             if best is not None:
-                return _with_uno(best, legal) or best
+                return with_uno(best, legal) or best
         by = pending["by"]
         color = "RYGB".find(pending["color"]) if pending.get("color") else -1
         hands = view["hands"]
         chance = bluff_probability(hands[by], self.tracker.known[by], self.tracker.unseen(view),
                                    color)
         kind = CHALLENGE if chance >= self.challenge_threshold else ACCEPT
-        return _find(legal, kind) or legal[0]
+        return find_kind(legal, kind) or legal[0]
 
     def best_play(self, view: dict[str, Any], plays: Sequence[Move], hand: list[int],
                   seat: int) -> Move | None:
         """The play a careful player makes: ``None`` when drawing is better."""
-        players = view["players"]
         hands = view["hands"]
-        direction = view["direction"]
-        following = (seat + direction) % players
-        sizes = [h if isinstance(h, int) else len(h) for h in hands]
-        next_size = sizes[following]
-        others_min = min(sizes[s] for s in range(players) if s != seat)
-        danger = others_min <= 2
-        color = "RYGB".find(view["color"]) if view["color"] else -1
-        counts = color_counts(hand)
-        holds_color = color >= 0 and counts[color] > 0
-        coloured_plays = any(m.card < WILD for m in plays)
-        rules = self.rules
-        best: Move | None = None
-        best_score = -1e9
-        for move in plays:
-            card = move.card
-            score = 0.0
-            after = len(hand) - 1
-            if card < WILD:
-                rank = CARD_RANK[card]
-                card_color = CARD_COLOR[card]
-                score = (20 + self.color_weight * counts[card_color]
-                         + self.color_bonus(card_color, following))
-                if danger:
-                    score += CARD_POINTS[card] / 3
-                else:
-                    score += CARD_POINTS[card] / 20
-                if rank in (SKIP, DRAW_TWO) or (rank == REVERSE and players == 2):
-                    score += 25 if next_size <= 2 else self.calm_action_bonus
-                    if players == 2 and after > 0:
-                        score += 4  # play again
-                elif rank == REVERSE and players > 2:
-                    behind = sizes[(seat - direction) % players]
-                    score += 15 if next_size <= 2 and behind > 2 else 0
-                if rules.seven_zero and rank == 7 and move.target >= 0:
-                    gain = after - sizes[move.target]
-                    score += 6 * gain + (30 if sizes[move.target] <= 1 else 0)
-                    score -= 0.1 * sizes[move.target]
-                elif rules.seven_zero and rank == 0 and after > 0:
-                    score += 6 * (after - sizes[(seat - direction) % players])
-            else:
-                rest = hand
-                if card == WILD_CUSTOM and move.arg >= 0:
-                    rest = [c for c in hand if c >= WILD or CARD_COLOR[c] != move.arg]
-                chosen = self.choose_color(rest, card, following)
-                if move.color != chosen and after > 0:
-                    continue  # only the colour held most
-                if (not coloured_plays and not danger and self.keep_wild_from
-                        and after >= self.keep_wild_from):
-                    continue  # draw rather than spend the only wild early
-                score = 0 if coloured_plays else 15
-                if after <= 1 or next_size <= 2:
-                    score += 12
-                if card == WILD_DRAW_FOUR:
-                    if holds_color:  # a bluff: only worth it when the next player is close
-                        if next_size > 2 or not danger:
-                            continue
-                        score -= 5
-                    score += 10 if next_size <= 3 else -3
-                elif card == WILD_SWAP:
-                    if after == 0:
-                        score += 100
-                    elif move.target >= 0:
-                        gain = after - sizes[move.target]
-                        if gain <= 0:
-                            score -= 10
-                        score += 8 * gain - 0.1 * sizes[move.target]
-                elif card == WILD_CUSTOM:
-                    score += self._custom_bonus(move, hand, sizes, seat, direction)
-            if after == 0:
-                score += 1000
-            score += self.rng.random() * 0.01
-            if score > best_score:
-                best, best_score = move, score
-        return best
+        return best_play(plays, hand, [h if isinstance(h, int) else len(h) for h in hands],
+                         seat, view["direction"],
+                         "RYGB".find(view["color"]) if view["color"] else -1, self.rules,
+                         self.color_bonus, self.choose_color, self._jitter)
+
+    def _jitter(self) -> float:
+        return self.rng.random() * 0.01
 
     def color_bonus(self, color: int, following: int) -> float:
         """Extra wish to turn the play to ``color`` (``medium``: none)."""
@@ -355,43 +226,6 @@ class MediumBot(ViewBot):
         """The colour to name with a wild: the one held most (``played`` left out)."""
         return best_color(hand, played)
 
-    def _custom_bonus(self, move: Move, hand: list[int], sizes: list[int], seat: int,
-                      direction: int) -> float:
-        rule = self.rules.custom_rule
-        after = len(hand) - 1
-        if rule in ("others_draw", "next_draw_skip", "skip", "play_again"):
-            return 8
-        if rule == "discard_color":
-            shed = sum(1 for c in hand if c < WILD and CARD_COLOR[c] == move.arg)
-            return 6 * shed
-        if rule == "chosen_draw":
-            return 8 - 0.5 * sizes[move.target]
-        if rule == "pass_hands":
-            return 6 * (after - sizes[(seat - direction) % len(sizes)])
-        if isinstance(rule, str):
-            return 0
-        return _family_rule_bonus(rule, move, hand, sizes)
-
-
-def _family_rule_bonus(rule: CustomRule, move: Move, hand: list[int],
-                       sizes: list[int]) -> float:
-    """A rough worth of a family's rule for its player: others drawing or losing turns is
-    good, drawing oneself bad; a card given or discarded sheds it."""
-    score = 0.0
-    for step in rule.steps:
-        if step.what == "draw":
-            others = {"next": 1, "chosen": 1, "others": len(sizes) - 1,
-                      "everyone": len(sizes) - 2, "self": -1}[step.who]
-            score += 2 * others * step.count
-        elif step.what in ("skip", "play_again"):
-            score += 6
-        elif step.what == "discard_color":
-            score += 6 * sum(1 for c in hand if c < WILD and CARD_COLOR[c] == move.arg)
-        elif step.what == "give":
-            score += 4 + (CARD_POINTS[move.gift] / 10 if move.gift >= 0 else 0)
-        elif step.what == "swap" and move.target >= 0:
-            score += 6 * (len(hand) - 1 - sizes[move.target])
-    return score
 
 BOT_LEVELS["easy"] = EasyBot
 BOT_LEVELS["medium"] = MediumBot

@@ -4,11 +4,15 @@ Single-observer IS-MCTS: every iteration samples a *determinization* — a full 
 consistent with what this seat has seen (its hand, the discard pile, hand sizes, the cards
 it knows in other hands from challenges, swaps and passed hands) — and walks one shared
 tree of moves (keyed by seat and move) with UCB over the moves available in that
-determinization, expands one move, plays on with a fast greedy policy for at most
-``rollout_plies`` plies, and scores the end (1 for the winner; a cut-off position is scored
-by hand sizes). With the compiled core the whole search runs in C (the same generator
-calls, the same decisions); without it the engine simulates (``Game.push_unchecked``).
-Determinizations: :mod:`.determinize`; the search's moves and rollout policy: :mod:`.rollout`.
+determinization, expands one move, plays on with a policy to the end of the round (or
+``rollout_plies``) and scores the end (1 for the winner; a cut-off position is scored by
+hand sizes). The policy is ``medium``'s own turn choice (:mod:`.medium_policy`): the tree
+tries its move first at each node, the other seats play only its moves (a model of the
+opponents, not a search of their best replies) and the rollouts are played by it; this
+seat's moves below the root are widened progressively. With the compiled core the whole
+search runs in C (the same generator calls, the same decisions); without it the engine
+simulates (``Game.push_unchecked``). Determinizations: :mod:`.determinize`; the search's
+moves and the older greedy policy: :mod:`.rollout`.
 
 Only on-turn decisions with more than one option are searched; off-turn moves (UNO,
 catching, jump-ins) and forced moves come from the ``medium`` rules at once.
@@ -38,6 +42,7 @@ from .base import BOT_LEVELS
 from .determinize import deal_hidden, determinize, public_game, sampled_pending
 from .heuristic import MediumBot
 from .knowledge import CardTracker
+from .medium_policy import medium_move, medium_tree_move
 from .rollout import UNO_BIT, fast_rollout_move, rollout_move, search_moves
 
 __all__ = ["ENGINE_BUDGET", "NATIVE_BUDGET", "HardBot", "deal_hidden", "determinize",
@@ -68,9 +73,11 @@ class _EngineSimulator:
         return game.turn  # type: ignore[no-any-return]
 
     @staticmethod
-    def step(game: Any, mover: int) -> tuple[list[int], int]:
+    def step(game: Any, mover: int, medium: bool) -> tuple[list[int], int]:
         moves = search_moves(game, mover)
-        return [move.code for move in moves], rollout_move(game, mover, moves).code
+        policy = medium_tree_move(game, mover, moves) if medium else rollout_move(
+            game, mover, moves)
+        return [move.code for move in moves], policy.code
 
     @staticmethod
     def rollout(game: Any, plies: int, sharpness: float) -> tuple[int, list[float]]:
@@ -80,14 +87,27 @@ class _EngineSimulator:
             mover = game.turn
             game.push_unchecked(mover, fast_rollout_move(game, mover, arguments))
             steps += 1
-        if game.winner is not None:
-            rewards = [0.0] * game.players
-            rewards[game.winner] = 1.0
-        else:
-            weights = [math.exp(-sharpness * len(hand)) for hand in game.card_hands]
-            total = sum(weights)
-            rewards = [weight / total for weight in weights]
-        return steps, rewards
+        return steps, end_rewards(game, sharpness)
+
+    @staticmethod
+    def medium_rollout(game: Any, plies: int, sharpness: float) -> tuple[int, list[float]]:
+        steps = 0
+        while game.winner is None and steps < plies:
+            mover = game.turn
+            game.push_unchecked(mover, medium_move(game, mover))
+            steps += 1
+        return steps, end_rewards(game, sharpness)
+
+
+def end_rewards(game: Game, sharpness: float) -> list[float]:
+    """1 for the winner; a round cut off is scored by ``exp(-sharpness * hand size)``."""
+    if game.winner is not None:
+        rewards = [0.0] * game.players
+        rewards[game.winner] = 1.0
+        return rewards
+    weights = [math.exp(-sharpness * len(hand)) for hand in game.card_hands]
+    total = sum(weights)
+    return [weight / total for weight in weights]
 
 
 class _NativeSimulator:
@@ -122,12 +142,16 @@ class _NativeSimulator:
         return game.turn  # type: ignore[no-any-return]
 
     @staticmethod
-    def step(game: Any, mover: int) -> tuple[list[int], int]:
-        return game.search_step(mover)  # type: ignore[no-any-return]
+    def step(game: Any, mover: int, medium: bool) -> tuple[list[int], int]:
+        return game.search_step(mover, medium)  # type: ignore[no-any-return]
 
     @staticmethod
     def rollout(game: Any, plies: int, sharpness: float) -> tuple[int, list[float]]:
         return game.rollout(plies, sharpness)  # type: ignore[no-any-return]
+
+    @staticmethod
+    def medium_rollout(game: Any, plies: int, sharpness: float) -> tuple[int, list[float]]:
+        return game.medium_rollout(plies, sharpness)  # type: ignore[no-any-return]
 
 
 def _simulator(rules: Any) -> type[_EngineSimulator] | type[_NativeSimulator]:
@@ -147,12 +171,13 @@ class _Node:
         self.reward = 0.0
 
 
-ENGINE_BUDGET: Final = 20_000
-"""The default budget when the engine simulates (a median well under 100 ms)."""
+ENGINE_BUDGET: Final = 8_000
+"""The default budget when the engine simulates (a median under 100 ms with the medium
+policy: 20,000 took a median of 200 ms)."""
 NATIVE_BUDGET: Final = 360_000
-"""The default budget when the compiled core searches (the whole loop in C): eighteen times
-as many simulated moves in less time (a CPU median of about 40 ms on one core; the
-decisions differ from ENGINE_BUDGET's, so give ``budget`` to compare the two simulators)."""
+"""The default budget when the compiled core searches (the whole loop in C): 45 times as
+many simulated moves in less time (a CPU median of 40-70 ms on one core; the decisions
+differ from ENGINE_BUDGET's, so give ``budget`` to compare the two simulators)."""
 
 
 class HardBot(MediumBot):
@@ -175,13 +200,27 @@ class HardBot(MediumBot):
     0, a tie only (a margin of 0.03 cost 3-5 points of 4-player win rate)."""
     widening = 4
     """A node below the root gets its k-th child once it has k*k*widening visits."""
-    opponent_widening = 4
+    opponent_widening = -1
     """``widening`` at the other seats' moves; -1: they play the policy's move only (a
-    model of the opponents rather than a search of their best replies)."""
+    model of the opponents rather than a search of their best replies: with the ``medium``
+    policy, 33.5% of 4-player rounds against three ``medium`` where searching their
+    replies too (4) won 28.5%)."""
+    policy = "medium"
+    """The move the tree tries first at each node, the other seats' moves and the rollouts'
+    moves: ``"medium"`` (:func:`.medium_policy.medium_move`, every seat modelled as the
+    ``medium`` bot) or ``"greedy"`` (the cheaper :func:`.rollout.rollout_move`)."""
+    flat = False
+    """Flat Monte Carlo instead of the tree: every determinization played once from every
+    root move, then ``medium`` for every seat (31% of 4-player rounds against three
+    ``medium`` at the default budget: below the tree)."""
+
+    root_halving = False
+    """Sequential halving at the root: the budget in ceil(log2(moves)) parts, the worse
+    half of the root moves dropped after each (the tree's budget goes to the close calls)."""
 
     def __init__(self, seed: int = 0, budget: int | None = None,
                  iterations: int | None = None, time_limit: float | None = None,
-                 rollout_plies: int = 40, search: bool = True) -> None:
+                 rollout_plies: int | None = None, search: bool = True) -> None:
         super().__init__(seed)
         self.use_search = search
         self.budget = budget
@@ -190,7 +229,18 @@ class HardBot(MediumBot):
         self.iterations = iterations
         self.time_limit = time_limit
         self.rollout_plies = rollout_plies
+        """A rollout's plies before it is cut off and scored by hand sizes; ``None``: 400
+        with the ``medium`` policy (the round's end, nearly always), 40 with ``greedy``."""
         self.last_iterations = 0
+        self.last_visits: dict[Move, int] = {}
+        """Determinizations played from each root move in the last search."""
+
+    @property
+    def plies(self) -> int:
+        """The rollout cut-off in use (see ``rollout_plies``)."""
+        if self.rollout_plies is not None:
+            return self.rollout_plies
+        return 400 if self.policy == "medium" else 40
 
     void_bonus = 6.0
     """How much the heuristic prefers a colour the next player has shown it lacks."""
@@ -260,8 +310,11 @@ class HardBot(MediumBot):
             outcome = self._python_search(view, template, option_codes, budget, deadline)
         done, visits, rewards = outcome
         self.last_iterations = done
+        self.last_visits = dict(zip(options, visits, strict=True))
+        most = max(visits)  # with root halving, the moves searched to the end
         means = {move: reward / count
-                 for move, count, reward in zip(options, visits, rewards, strict=True) if count}
+                 for move, count, reward in zip(options, visits, rewards, strict=True)
+                 if count and (count == most or not self.root_halving)}
         best = max(means, key=means.__getitem__)
         if prior is not None:
             if prior.kind == PLAY and not prior.uno and Move.from_code(
@@ -291,10 +344,11 @@ class HardBot(MediumBot):
                 [[-1 if limit is None else limit for limit in limits]
                  for limits in tracker.allowance],
                 list(tracker.named), view["draw_pile"], pending is not None,
-                self.exploration, self.cutoff_sharpness, self.rollout_plies, self.widening,
+                self.exploration, self.cutoff_sharpness, self.plies, self.widening,
                 self.opponent_widening, budget,
                 self.iterations if self.iterations is not None else 1 << 30,
-                deadline or 0.0, words)
+                deadline or 0.0, words, self.policy == "medium", self.flat,
+                self.root_halving)
         except ValueError:
             return None
         self.rng.setstate((version, words, gauss))
@@ -305,12 +359,11 @@ class HardBot(MediumBot):
                        ) -> tuple[int, list[int], list[float]]:
         """The search loop in Python (the reference of the core's): iterations done, and
         visits and summed rewards by root move."""
+        if self.flat:
+            return self._python_flat_search(view, template, option_codes, budget, deadline)
         rng = self.rng
         seat = self.tracker.seat
-        pool = self.tracker.unseen(view)
-        simulator: type[_EngineSimulator] | type[_NativeSimulator] = _simulator(template.rules)
-        native_template = (native_game.SampleTemplate(template)
-                           if simulator is _NativeSimulator else None)
+        worlds = _Worlds(view, self.tracker, template, rng)
         root = _Node(None, -1)
         root_children = []
         for code in option_codes:
@@ -319,24 +372,28 @@ class HardBot(MediumBot):
             root_children.append(child)
         exploration = self.exploration
         sharpness = self.cutoff_sharpness
-        plies = self.rollout_plies
+        plies = self.plies
+        medium = self.policy == "medium"
         widening = self.widening
         opponent_widening = self.opponent_widening
         done = 0
         steps_left = budget
         iterations = self.iterations if self.iterations is not None else 1 << 30
+        alive = list(range(len(option_codes)))
+        phases = 1
+        while self.root_halving and (1 << phases) < len(option_codes):
+            phases += 1
+        phase_budget = budget // phases
+        halved = 0
         while done < iterations and steps_left > 0:
-            world = None
-            if native_template is not None:
-                try:
-                    world = _NativeSimulator.sample(native_template, view, self.tracker,
-                                                    pool, rng)
-                except ValueError:  # a hand-written position the core refuses
-                    native_template = None
-                    simulator = _EngineSimulator
-            if world is None:
-                world = determinize(view, self.tracker, template, pool, rng)
-            for root_code, node in zip(option_codes, root_children, strict=True):
+            if (self.root_halving and len(alive) > 1
+                    and budget - steps_left >= phase_budget * (halved + 1)):
+                alive = _halve(root_children, alive)
+                halved += 1
+            world = worlds.sample()
+            simulator = worlds.simulator
+            for index in alive:
+                root_code, node = option_codes[index], root_children[index]
                 done += 1
                 game = simulator.copy(world)
                 simulator.push(game, seat, root_code)
@@ -345,7 +402,7 @@ class HardBot(MediumBot):
                 # rollout policy's move first, other moves as the node gathers visits
                 while simulator.winner(game) < 0:
                     mover = simulator.turn(game)
-                    moves, policy = simulator.step(game, mover)
+                    moves, policy = simulator.step(game, mover, medium)
                     children = node.children
                     expand = -1
                     if (policy << 4 | mover) not in children:
@@ -384,7 +441,8 @@ class HardBot(MediumBot):
                     simulator.push(game, mover, best_move)
                     made += 1
                     node = best_child
-                rollout_plies, rewards = simulator.rollout(game, plies, sharpness)
+                rollout_plies, rewards = (simulator.medium_rollout if medium
+                                          else simulator.rollout)(game, plies, sharpness)
                 steps_left -= made + rollout_plies
                 # backpropagation
                 while node is not root:
@@ -397,6 +455,77 @@ class HardBot(MediumBot):
                 break
         return (done, [child.visits for child in root_children],
                 [child.reward for child in root_children])
+
+    def _python_flat_search(self, view: dict[str, Any], template: Game,
+                            option_codes: list[int], budget: int, deadline: float | None
+                            ) -> tuple[int, list[int], list[float]]:
+        """Flat Monte Carlo in Python (the reference of the core's ``flat.c``): every
+        determinization played once from every root move, then every seat playing
+        ``medium`` (:func:`.medium_policy.medium_move`) to the end of the round."""
+        seat = self.tracker.seat
+        worlds = _Worlds(view, self.tracker, template, self.rng)
+        visits = [0] * len(option_codes)
+        rewards = [0.0] * len(option_codes)
+        done = 0
+        steps_left = budget
+        iterations = self.iterations if self.iterations is not None else 1 << 30
+        while done < iterations and steps_left > 0:
+            world = worlds.sample()
+            simulator = worlds.simulator
+            for index, root_code in enumerate(option_codes):
+                done += 1
+                game = simulator.copy(world)
+                simulator.push(game, seat, root_code)
+                plies, ends = simulator.medium_rollout(game, self.plies,
+                                                       self.cutoff_sharpness)
+                visits[index] += 1
+                rewards[index] += ends[seat]
+                steps_left -= 1 + plies
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return done, visits, rewards
+
+
+def _halve(children: list[_Node], alive: list[int]) -> list[int]:
+    """Sequential halving at the root: the better half (rounded up) of the root moves still
+    searched, by mean reward (ties to the earlier move), kept in their order."""
+    means = [children[i].reward / children[i].visits if children[i].visits else 0.0
+             for i in alive]
+    chosen: set[int] = set()
+    for _ in range((len(alive) + 1) // 2):
+        best = -1
+        for k in range(len(alive)):
+            if k not in chosen and (best < 0 or means[k] > means[best]):
+                best = k
+        chosen.add(best)
+    return [alive[k] for k in range(len(alive)) if k in chosen]
+
+
+class _Worlds:
+    """A search's determinizations: core states while the core plays the rules and the
+    position, else engine games (``simulator`` says which)."""
+
+    def __init__(self, view: dict[str, Any], tracker: CardTracker, template: Game,
+                 rng: random.Random) -> None:
+        self.view = view
+        self.tracker = tracker
+        self.template = template
+        self.rng = rng
+        self.pool = tracker.unseen(view)
+        self.simulator: type[_EngineSimulator] | type[_NativeSimulator] = _simulator(
+            template.rules)
+        self.native_template = (native_game.SampleTemplate(template)
+                                if self.simulator is _NativeSimulator else None)
+
+    def sample(self) -> Any:
+        if self.native_template is not None:
+            try:
+                return _NativeSimulator.sample(self.native_template, self.view, self.tracker,
+                                               self.pool, self.rng)
+            except ValueError:  # a hand-written position the core refuses
+                self.native_template = None
+                self.simulator = _EngineSimulator
+        return determinize(self.view, self.tracker, self.template, self.pool, self.rng)
 
 
 BOT_LEVELS["hard"] = HardBot

@@ -3,7 +3,9 @@
 #include "module.h"
 #include "pyevents.h"
 #include "policy.h"
+#include "medium.h"
 #include "search.h"
+#include "tree.h"
 
 /* ------------------------------------------------------------------ reading arguments */
 
@@ -440,9 +442,24 @@ static PyObject *State_heuristic_move(StateObject *self, PyObject *arg) {
     return PyLong_FromLong(uno_heuristic_move(&self->state, (int)seat));
 }
 
-static PyObject *State_search_step(StateObject *self, PyObject *arg) {
+static PyObject *State_medium_move(StateObject *self, PyObject *arg) {
     long seat = PyLong_AsLong(arg);
     if (seat == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (seat != self->state.turn || self->state.winner >= 0) {
+        PyErr_SetString(PyExc_ValueError, "only the player to act, in a round not over");
+        return NULL;
+    }
+    int32_t moves[MAX_MOVES];
+    int n = uno_legal_moves(&self->state, (int)seat, moves);
+    return PyLong_FromLong(uno_medium_move(&self->state, (int)seat, moves, n));
+}
+
+static PyObject *State_search_step(StateObject *self, PyObject *args) {
+    long seat;
+    int medium = 0;
+    if (!PyArg_ParseTuple(args, "l|p", &seat, &medium)) {
         return NULL;
     }
     if (seat < 0 || seat >= self->state.players) {
@@ -451,18 +468,32 @@ static PyObject *State_search_step(StateObject *self, PyObject *arg) {
     }
     int32_t moves[MAX_MOVES];
     int n = uno_search_moves(&self->state, (int)seat, moves);
-    int32_t policy = uno_tree_policy(&self->state, (int)seat, moves, n);
+    if (medium && self->state.winner >= 0) {
+        PyErr_SetString(PyExc_ValueError, "the round is over");
+        return NULL;
+    }
+    int32_t policy = medium ? uno_medium_tree_policy(&self->state, (int)seat, moves, n)
+                            : uno_tree_policy(&self->state, (int)seat, moves, n);
     return Py_BuildValue("(Nl)", codes_list(moves, n), (long)policy);
 }
 
-static PyObject *State_rollout(StateObject *self, PyObject *args) {
+/* (plies made, rewards by seat) of a rollout by ``policy``: the heuristic or medium. */
+static PyObject *rollout_result(StateObject *self, PyObject *args, int medium) {
     int plies;
     double sharpness;
     if (!PyArg_ParseTuple(args, "id", &plies, &sharpness)) {
         return NULL;
     }
     double rewards[MAX_PLAYERS];
-    int made = uno_rollout_rewards(&self->state, plies, sharpness, rewards);
+    int made;
+    if (medium) {
+        made = uno_medium_playout(&self->state, plies);
+        if (made >= 0) {
+            uno_end_rewards(&self->state, sharpness, rewards);
+        }
+    } else {
+        made = uno_rollout_rewards(&self->state, plies, sharpness, rewards);
+    }
     if (made < 0) {
         PyErr_SetString(PyExc_RuntimeError, "the core met a broken invariant");
         return NULL;
@@ -475,6 +506,14 @@ static PyObject *State_rollout(StateObject *self, PyObject *args) {
         PyList_SET_ITEM(values, seat, PyFloat_FromDouble(rewards[seat]));
     }
     return Py_BuildValue("(iN)", made, values);
+}
+
+static PyObject *State_rollout(StateObject *self, PyObject *args) {
+    return rollout_result(self, args, 0);
+}
+
+static PyObject *State_medium_rollout(StateObject *self, PyObject *args) {
+    return rollout_result(self, args, 1);
 }
 
 static PyObject *State_hand_sizes(StateObject *self, PyObject *unused) {
@@ -513,10 +552,14 @@ static PyMethodDef State_methods[] = {
      "random_round(seed, max_moves=100000): engine.playout.play_random_round exactly."},
     {"heuristic_move", (PyCFunction)State_heuristic_move, METH_O,
      "The rollout policy's move for the player to act."},
-    {"search_step", (PyCFunction)State_search_step, METH_O,
-     "(search moves, tree-policy move) of a seat."},
+    {"medium_move", (PyCFunction)State_medium_move, METH_O,
+     "bots.medium_policy.medium_move: the flat search's rollout move of the player to act."},
+    {"search_step", (PyCFunction)State_search_step, METH_VARARGS,
+     "search_step(seat, medium=False): (search moves, tree-policy move) of a seat."},
     {"rollout", (PyCFunction)State_rollout, METH_VARARGS,
      "rollout(plies, sharpness): (plies made, rewards by seat)."},
+    {"medium_rollout", (PyCFunction)State_medium_rollout, METH_VARARGS,
+     "medium_rollout(plies, sharpness): the same, every seat playing medium_move."},
     {"hand_sizes", (PyCFunction)State_hand_sizes, METH_NOARGS, "Cards held by seat."},
     {NULL, NULL, 0, NULL},
 };

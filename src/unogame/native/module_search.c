@@ -132,12 +132,14 @@ PyObject *core_search(PyObject *module, PyObject *args) {
     PyObject *base_object, *items[8], *options_list, *rng_state;
     uno_search_params params;
     (void)module;
-    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOddiiilldO", &StateType, &base_object, &items[0],
+    params.flat = params.medium = params.halving = 0;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOddiiilldO|ppp", &StateType, &base_object, &items[0],
                           &options_list, &items[1], &items[2], &items[3], &items[4],
                           &items[5], &items[6], &items[7], &params.exploration,
                           &params.sharpness, &params.plies, &params.widening,
                           &params.opponent_widening, &params.budget,
-                          &params.iterations, &params.deadline, &rng_state)) {
+                          &params.iterations, &params.deadline, &rng_state, &params.medium,
+                          &params.flat, &params.halving)) {
         return NULL;
     }
     const uno_state *base = &((StateObject *)base_object)->state;
@@ -168,7 +170,8 @@ PyObject *core_search(PyObject *module, PyObject *args) {
     }
     long done_count;
     Py_BEGIN_ALLOW_THREADS
-    done_count = uno_search(base, spec, &params, options, count, rng, visits, rewards);
+    done_count = (params.flat ? uno_flat_search : uno_search)(base, spec, &params, options,
+                                                                count, rng, visits, rewards);
     Py_END_ALLOW_THREADS
     if (done_count < 0) {
         PyErr_SetString(done_count == -1 ? PyExc_ValueError

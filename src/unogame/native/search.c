@@ -106,24 +106,27 @@ int32_t uno_tree_policy(const uno_state *s, int seat, const int32_t *moves, int 
     return best;
 }
 
-int uno_rollout_rewards(uno_state *s, int max_plies, double sharpness, double *rewards) {
-    int plies = uno_heuristic_playout(s, max_plies);
-    if (plies < 0) {
-        return -1;
-    }
+void uno_end_rewards(const uno_state *s, double sharpness, double *rewards) {
     if (s->winner >= 0) {
         for (int seat = 0; seat < s->players; seat++) {
             rewards[seat] = seat == s->winner ? 1.0 : 0.0;
         }
-    } else {
-        double total = 0.0;
-        for (int seat = 0; seat < s->players; seat++) {
-            rewards[seat] = exp(-sharpness * s->hand_len[seat]);
-            total += rewards[seat];
-        }
-        for (int seat = 0; seat < s->players; seat++) {
-            rewards[seat] /= total;
-        }
+        return;
+    }
+    double total = 0.0;
+    for (int seat = 0; seat < s->players; seat++) {
+        rewards[seat] = exp(-sharpness * s->hand_len[seat]);
+        total += rewards[seat];
+    }
+    for (int seat = 0; seat < s->players; seat++) {
+        rewards[seat] /= total;
+    }
+}
+
+int uno_rollout_rewards(uno_state *s, int max_plies, double sharpness, double *rewards) {
+    int plies = uno_heuristic_playout(s, max_plies);
+    if (plies >= 0) {
+        uno_end_rewards(s, sharpness, rewards);
     }
     return plies;
 }

@@ -13,4 +13,7 @@ int32_t uno_tree_policy(const uno_state *s, int seat, const int32_t *moves, int 
  * exp(-sharpness * hand size) normalized). Returns plies made or -1. */
 int uno_rollout_rewards(uno_state *s, int max_plies, double sharpness, double *rewards);
 
+/* 1 for a winner, else exp(-sharpness * hand size) normalized: a cut-off round's score. */
+void uno_end_rewards(const uno_state *s, double sharpness, double *rewards);
+
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "medium.h"
 #include "search.h"
 
 /* ------------------------------------------------------------------ determinizations */
@@ -30,7 +31,7 @@ static int has_limits(const uno_sample_spec *spec, int seat) {
 }
 
 /* bots.ismcts.deal_hidden and _sampled_pending, into a copy of base. */
-static void sample_world(const uno_state *base, const uno_sample_spec *spec, py_random *rng,
+void uno_sample_world(const uno_state *base, const uno_sample_spec *spec, py_random *rng,
                          uno_state *world) {
     *world = *base;
     world->seed = (int64_t)py_random_u32(rng); /* rng.getrandbits(32) */
@@ -172,7 +173,7 @@ static double monotonic_seconds(void) {
     return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
 }
 
-static int root_legal(const uno_state *s, int seat, int32_t code) {
+int uno_root_legal(const uno_state *s, int seat, int32_t code) {
     int32_t moves[MAX_MOVES];
     int n = uno_legal_moves(s, seat, moves);
     for (int i = 0; i < n; i++) {
@@ -181,6 +182,18 @@ static int root_legal(const uno_state *s, int seat, int32_t code) {
         }
     }
     return 0;
+}
+
+int32_t uno_medium_tree_policy(const uno_state *game, int mover, const int32_t *moves, int n) {
+    int32_t legal[MAX_MOVES];
+    int count = uno_legal_moves(game, mover, legal);
+    int32_t chosen = uno_medium_move(game, mover, legal, count);
+    for (int i = 0; i < n; i++) {
+        if (moves[i] == chosen) {
+            return chosen;
+        }
+    }
+    return uno_tree_policy(game, mover, moves, n);
 }
 
 /* One walk from a root child down the tree (the rollout policy's move expanded first,
@@ -193,7 +206,8 @@ static long iterate(tree_arena *tree, int node, uno_state *game, const uno_searc
     while (game->winner < 0) {
         int mover = game->turn;
         int n = uno_search_moves(game, mover, moves);
-        int32_t policy = uno_tree_policy(game, mover, moves, n);
+        int32_t policy = p->medium ? uno_medium_tree_policy(game, mover, moves, n)
+                                   : uno_tree_policy(game, mover, moves, n);
         int expand = -1;
         int32_t expand_code = 0;
         if (find_child(tree, node, policy << 4 | mover) < 0) {
@@ -267,7 +281,15 @@ static long iterate(tree_arena *tree, int node, uno_state *game, const uno_searc
         node = best_child;
     }
     double rewards[MAX_PLAYERS];
-    int plies = uno_rollout_rewards(game, p->plies, p->sharpness, rewards);
+    int plies;
+    if (p->medium) {
+        plies = uno_medium_playout(game, p->plies);
+        if (plies >= 0) {
+            uno_end_rewards(game, p->sharpness, rewards);
+        }
+    } else {
+        plies = uno_rollout_rewards(game, p->plies, p->sharpness, rewards);
+    }
     if (plies < 0) {
         return -2;
     }
@@ -279,6 +301,33 @@ static long iterate(tree_arena *tree, int node, uno_state *game, const uno_searc
     }
     tree->nodes[0].visits++;
     return made + plies;
+}
+
+/* Sequential halving at the root: the better half (rounded up) of the root moves still
+ * searched, by mean reward (ties to the earlier move), kept in their order. */
+static int halve(const tree_arena *tree, int *alive, int alive_count) {
+    int keep = (alive_count + 1) / 2, kept[MAX_MOVES], n = 0;
+    uint8_t chosen[MAX_MOVES] = {0};
+    for (int round = 0; round < keep; round++) {
+        int best = -1;
+        double best_mean = 0.0;
+        for (int k = 0; k < alive_count; k++) {
+            const tree_node *node = tree->nodes + 1 + alive[k];
+            double mean = node->visits ? node->reward / (double)node->visits : 0.0;
+            if (!chosen[k] && (best < 0 || mean > best_mean)) {
+                best = k;
+                best_mean = mean;
+            }
+        }
+        chosen[best] = 1;
+    }
+    for (int k = 0; k < alive_count; k++) {
+        if (chosen[k]) {
+            kept[n++] = alive[k];
+        }
+    }
+    memcpy(alive, kept, sizeof(int) * (size_t)n);
+    return n;
 }
 
 long uno_search(const uno_state *base, const uno_sample_spec *spec,
@@ -298,12 +347,26 @@ long uno_search(const uno_state *base, const uno_sample_spec *spec,
             result = -3;
         }
     }
+    int alive[MAX_MOVES], alive_count = count, phases = 1, halved = 0;
+    for (int i = 0; i < count; i++) {
+        alive[i] = i;
+    }
+    while (params->halving && (1 << phases) < count) {
+        phases++;
+    }
+    long phase_budget = params->budget / phases;
     while (result == 0 && done < params->iterations && steps_left > 0) {
-        sample_world(base, spec, rng, world);
-        for (int i = 0; i < count && result == 0; i++) {
+        if (params->halving && alive_count > 1
+            && params->budget - steps_left >= phase_budget * (halved + 1)) {
+            alive_count = halve(&tree, alive, alive_count);
+            halved++;
+        }
+        uno_sample_world(base, spec, rng, world);
+        for (int k = 0; k < alive_count && result == 0; k++) {
+            int i = alive[k];
             done++;
             *game = *world;
-            if (!root_legal(game, spec->seat, options[i])) {
+            if (!uno_root_legal(game, spec->seat, options[i])) {
                 result = -1;
                 break;
             }

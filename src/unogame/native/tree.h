@@ -26,6 +26,9 @@ typedef struct {
     int plies, widening;
     int opponent_widening; /* the same for other seats' moves; -1: only the policy's move */
     long budget, iterations;
+    int medium; /* medium.c's policy in the tree (first move) and the rollouts, else search.c's */
+    int flat;   /* uno_flat_search instead of the tree (medium rollouts) */
+    int halving; /* sequential halving of the root moves over the budget */
 } uno_search_params;
 
 /* The search from ``base`` (the public state and the seat's hand) over the root moves
@@ -34,5 +37,18 @@ typedef struct {
 long uno_search(const uno_state *base, const uno_sample_spec *spec,
                 const uno_search_params *params, const int32_t *options, int count,
                 py_random *rng, long *visits, double *rewards);
+
+/* medium's move when it is among the search's moves, else the greedy tree policy's. */
+int32_t uno_medium_tree_policy(const uno_state *s, int seat, const int32_t *moves, int n);
+/* A determinization of base: the hidden cards dealt from the pool (bots.determinize). */
+void uno_sample_world(const uno_state *base, const uno_sample_spec *spec, py_random *rng,
+                      uno_state *world);
+int uno_root_legal(const uno_state *s, int seat, int32_t code);
+/* Flat Monte Carlo: every determinization played once from every root move, every seat
+ * then playing medium (uno_medium_playout) to the end or params->plies; the same result
+ * shape as uno_search. */
+long uno_flat_search(const uno_state *base, const uno_sample_spec *spec,
+                     const uno_search_params *params, const int32_t *options, int count,
+                     py_random *rng, long *visits, double *rewards);
 
 #endif
