@@ -66,6 +66,14 @@ static inline int mod(int value, int players) {
     return r < 0 ? r + players : r;
 }
 
+/* mod(seat + step, players) for a seat in range and a step of -1 or 1, without a division */
+static inline int next_seat(int seat, int step, int players) {
+    int r = seat + step;
+    r += players & -(r < 0);
+    r -= players & -(r >= players);
+    return r;
+}
+
 static void next_rng(uno_state *s, py_random *rng) {
     char text[48];
     int length = snprintf(text, sizeof text, "%lld/%d", (long long)s->seed, (int)s->shuffles);
@@ -148,7 +156,6 @@ void uno_init(uno_state *s, int players, const uno_rules *rules, int64_t seed) {
     s->dealer = (int8_t)(players - 1);
     s->winner = -1;
     s->game_winner = -1;
-    set_clear(&s->catchable);
 }
 
 static int take_card(uno_state *s, uno_log *log);
@@ -167,7 +174,7 @@ static void give(uno_state *s, int seat, int count, uno_log *log, int reason) {
         memcpy(s->hand[seat] + s->hand_len[seat], drawn, (size_t)n);
         s->hand_len[seat] = (uint8_t)(s->hand_len[seat] + n);
         s->uno &= (uint16_t)~(1u << seat);
-        set_discard(&s->catchable, seat);
+        s->catchable &= (uint16_t)~(1u << seat);
     }
     int fields[3] = {seat, n, reason};
     log_cards(log, EV_DRAW, 3, fields, n, drawn);
@@ -193,7 +200,7 @@ static int deal(uno_state *s, const uint8_t *deck, int count, uno_log *log) {
     }
     s->discard_len = 0;
     s->uno = 0;
-    set_clear(&s->catchable);
+    s->catchable = 0;
     s->winner = -1;
     s->pending.kind = P_NONE;
     s->direction = 1;
@@ -380,7 +387,7 @@ static void play_variants(const uno_state *s, int seat, int card, int32_t *moves
             return;
         }
         if (rules->seven_zero && rank == 0 && size > 1) {
-            after = s->hand_len[mod(seat - s->direction, players)];
+            after = s->hand_len[next_seat(seat, -s->direction, players)];
         } else {
             after = size - 1;
         }
@@ -417,7 +424,7 @@ static void play_variants(const uno_state *s, int seat, int card, int32_t *moves
         return;
     }
     if (card == CARD_WC && rules->custom_rule == CR_PASS_HANDS && size > 1) {
-        after = s->hand_len[mod(seat - s->direction, players)];
+        after = s->hand_len[next_seat(seat, -s->direction, players)];
     }
     for (int color = 0; color < 4; color++) {
         add_move(moves, n, move_encode(K_PLAY, card, color, -1, -1, 0), after);
@@ -666,12 +673,9 @@ int uno_legal_moves(const uno_state *s, int seat, int32_t *moves) {
             || (seat == s->turn && kind != P_CHALLENGE && kind != P_STACK))) {
         moves[n++] = K_UNO;
     }
-    if (s->catchable.used) {  /* in seat order: a position read back lists the same */
-        for (int target = 0; target < s->players; target++) {
-            if (target != seat && set_contains(&s->catchable, target)) {
-                moves[n++] = move_encode(K_CATCH, -1, -1, target, -1, 0);
-            }
-        }
+    /* in seat order, as the reference lists them */
+    for (unsigned targets = s->catchable & ~(1u << seat); targets; targets &= targets - 1) {
+        moves[n++] = move_encode(K_CATCH, -1, -1, __builtin_ctz(targets), -1, 0);
     }
     return n;
 }
@@ -699,7 +703,7 @@ static int take_card(uno_state *s, uno_log *log) {
 
 static void skip_to_next(uno_state *s, int skipped, uno_log *log) {
     log_event(log, EV_SKIP, 1, &skipped);
-    s->turn = (int8_t)mod(skipped + s->direction, s->players);
+    s->turn = (int8_t)next_seat(skipped, s->direction, s->players);
 }
 
 static void swap_hands(uno_state *s, int seat, int target, uno_log *log) {
@@ -720,7 +724,7 @@ static void pass_hands(uno_state *s, uno_log *log) {
     uint8_t hands[MAX_PLAYERS][MAX_CARDS];
     uint8_t lengths[MAX_PLAYERS];
     for (int seat = 0; seat < players; seat++) {
-        int to = mod(seat + s->direction, players);
+        int to = next_seat(seat, s->direction, players);
         memcpy(hands[to], s->hand[seat], s->hand_len[seat]);
         lengths[to] = s->hand_len[seat];
     }
@@ -736,8 +740,8 @@ static void pass_hands(uno_state *s, uno_log *log) {
 static void end_round(uno_state *s, int seat, int card, int stacked, uno_log *log) {
     s->winner = (int8_t)seat;
     s->pending.kind = P_NONE;
-    set_clear(&s->catchable);
-    int victim = mod(seat + s->direction, s->players);
+    s->catchable = 0;
+    int victim = next_seat(seat, s->direction, s->players);
     if (card < CARD_WILD && CARD_RANK[card] == RANK_DRAW_TWO) {
         give(s, victim, stacked + 2, log, R_DRAW_TWO);
     } else if (card == CARD_WD4) {
@@ -769,7 +773,7 @@ static void set_pending(uno_state *s, int kind, int by, int color, int guilty, i
 static int custom(uno_state *s, int seat, int32_t code, uno_log *log, int *changed) {
     int rule = s->rules.custom_rule, count = s->rules.custom_count;
     int players = s->players, direction = s->direction;
-    int following = mod(seat + direction, players);
+    int following = next_seat(seat, direction, players);
     if (rule != CR_NONE) {
         int fields[2] = {seat, rule};
         log_event(log, EV_CUSTOM, 2, fields);
@@ -853,17 +857,18 @@ static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
     }
     s->turn = (int8_t)seat;
     uint8_t *hand = s->hand[seat];
-    int size = s->hand_len[seat], at = -1;
-    for (int i = 0; i < size; i++) {
-        if (hand[i] == card) {
-            at = i;
-            break;
-        }
-    }
-    if (at < 0 || s->discard_len >= MAX_CARDS) {
+    int size = s->hand_len[seat];
+    if (size == 0 || s->discard_len >= MAX_CARDS) {
         return -1;
     }
-    memmove(hand + at, hand + at + 1, (size_t)(size - at - 1));
+    int found = 0; /* the first copy leaves, the cards after it move up (no branch per card) */
+    for (int i = 0; i < size - 1; i++) {
+        found |= hand[i] == card;
+        hand[i] = found ? hand[i + 1] : hand[i];
+    }
+    if (!found && hand[size - 1] != card) {
+        return -1;
+    }
     s->hand_len[seat] = (uint8_t)(--size);
     int old_color = s->color;
     s->discard[s->discard_len++] = (uint8_t)card;
@@ -893,18 +898,18 @@ static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
                 }
                 nchanged = players;
             }
-            s->turn = (int8_t)mod(seat + direction, players);
+            s->turn = (int8_t)next_seat(seat, direction, players);
         } else if (rank == RANK_SKIP) {
-            skip_to_next(s, mod(seat + direction, players), log);
+            skip_to_next(s, next_seat(seat, direction, players), log);
         } else if (rank == RANK_REVERSE) {
             s->direction = (int8_t)-direction;
             if (players == 2 && rules->two_player_reverse_skips) {
                 s->turn = (int8_t)seat;
             } else {
-                s->turn = (int8_t)mod(seat - direction, players);
+                s->turn = (int8_t)next_seat(seat, -direction, players);
             }
         } else {
-            int victim = mod(seat + direction, players);
+            int victim = next_seat(seat, direction, players);
             if (rules->stacking) {
                 set_pending(s, P_STACK, -1, -1, 0, stacked + 2);
                 s->turn = (int8_t)victim;
@@ -914,7 +919,7 @@ static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
             }
         }
     } else if (card == CARD_WD4) {
-        int victim = mod(seat + direction, players), guilty = 0;
+        int victim = next_seat(seat, direction, players), guilty = 0;
         for (int i = 0; i < size; i++) {
             guilty |= CARD_COLOR[hand[i]] == old_color;
         }
@@ -932,11 +937,11 @@ static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
         swap_hands(s, seat, move_target(code), log);
         changed[1] = move_target(code);
         nchanged = 2;
-        s->turn = (int8_t)mod(seat + direction, players);
+        s->turn = (int8_t)next_seat(seat, direction, players);
     } else if (card == CARD_WC) {
         nchanged = custom(s, seat, code, log, changed);
     } else {
-        s->turn = (int8_t)mod(seat + direction, players);
+        s->turn = (int8_t)next_seat(seat, direction, players);
     }
     if (move_uno(code)) {
         s->uno |= (uint16_t)(1u << seat);
@@ -944,7 +949,7 @@ static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
     for (int i = 0; i < nchanged; i++) {
         int other = changed[i];
         if (s->hand_len[other] == 1 && !(s->uno >> other & 1)) {
-            set_add(&s->catchable, other);
+            s->catchable |= (uint16_t)(1u << other);
         }
     }
     return 0;
@@ -984,7 +989,7 @@ static void draw_move(uno_state *s, int seat, uno_log *log) {
         if (n == 0 && s->hand_len[seat] > 1) { /* NOTATION uno: the turn ends without a play */
             s->uno &= (uint16_t)~(1u << seat);
         }
-        s->turn = (int8_t)mod(s->turn + s->direction, s->players);
+        s->turn = (int8_t)next_seat(s->turn, s->direction, s->players);
     }
 }
 
@@ -1004,8 +1009,8 @@ static void challenge(uno_state *s, int seat, uno_log *log) {
 
 int uno_apply(uno_state *s, int seat, int32_t code, uno_log *log) {
     int kind = move_kind(code);
-    if (kind <= K_COLOR && s->catchable.used) {
-        set_clear(&s->catchable);
+    if (kind <= K_COLOR) {
+        s->catchable = 0;
     }
     switch (kind) {
     case K_PLAY:
@@ -1017,7 +1022,7 @@ int uno_apply(uno_state *s, int seat, int32_t code, uno_log *log) {
         s->pending.kind = P_NONE;
         s->uno &= (uint16_t)~(1u << seat); /* it holds the drawn card and at least one more */
         log_event(log, EV_PASS, 1, &seat);
-        s->turn = (int8_t)mod(s->turn + s->direction, s->players);
+        s->turn = (int8_t)next_seat(s->turn, s->direction, s->players);
         return 0;
     case K_CHALLENGE:
         if (s->pending.kind != P_CHALLENGE) {
@@ -1045,12 +1050,12 @@ int uno_apply(uno_state *s, int seat, int32_t code, uno_log *log) {
     }
     case K_UNO:
         s->uno |= (uint16_t)(1u << seat);
-        set_discard(&s->catchable, seat);
+        s->catchable &= (uint16_t)~(1u << seat);
         log_event(log, EV_UNO, 1, &seat);
         return 0;
     default: {
         int target = move_target(code);
-        set_discard(&s->catchable, target);
+        s->catchable &= (uint16_t)~(1u << target);
         int fields[2] = {seat, target};
         log_event(log, EV_CATCH, 2, fields);
         give(s, target, s->rules.uno_penalty, log, R_UNO_PENALTY);

@@ -70,7 +70,7 @@ typedef struct {
     int32_t scores[MAX_PLAYERS];
     uno_pending pending;
     uint16_t uno; /* bit per seat */
-    small_set catchable;
+    uint16_t catchable; /* bit per seat (the reference lists them sorted) */
 } uno_state;
 
 /* Events of one move, packed: type, length of what follows, fields. */

@@ -21,15 +21,9 @@ int uno_random_step(uno_state *s, py_random *rng) {
         return -1;
     }
     int made = 1;
-    if (s->catchable.used) {
-        int targets[MAX_PLAYERS], count = 0;
-        for (int seat_id = 0; seat_id < s->players; seat_id++) {
-            if (set_contains(&s->catchable, seat_id)) {
-                targets[count++] = seat_id;
-            }
-        }
-        for (int i = 0; i < count; i++) {
-            int target = targets[i];
+    if (s->catchable) {
+        for (unsigned targets = s->catchable; targets; targets &= targets - 1) {
+            int target = __builtin_ctz(targets);
             double roll = py_random_random(rng);
             if (roll < 0.5) {
                 uno_apply(s, target, K_UNO, NULL);

@@ -1,5 +1,6 @@
 #include "pyrandom.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "pyrandom_init.h"
@@ -118,31 +119,84 @@ static void init_by_array(py_random *rng, const uint32_t *key, size_t key_length
     mt[0] = 0x80000000U;
 }
 
-/* init_by_array for PY_RANDOM_LANES keys of the same length at once: the same steps, one
- * vector lane per key (GCC/Clang vector extensions; AVX2 when the CPU has it). */
+/* init_by_array for up to PY_RANDOM_LANES keys of the same length at once: the same steps,
+ * one vector lane per key (GCC/Clang vector extensions; AVX2 when the CPU has it). Each
+ * step waits on the step before it (a multiply), so the lanes run as LANE_GROUPS
+ * independent vectors of VECTOR_LANES whose steps overlap. */
 #if defined(__GNUC__)
-typedef uint32_t lanes_u32 __attribute__((vector_size(4 * PY_RANDOM_LANES)));
+#define VECTOR_LANES 8
+#define LANE_GROUPS (PY_RANDOM_LANES / VECTOR_LANES)
+typedef uint32_t lanes_u32 __attribute__((vector_size(4 * VECTOR_LANES)));
+
+#if defined(__clang__)
+#define SHUFFLE8(a, b, i0, i1, i2, i3, i4, i5, i6, i7) \
+    __builtin_shufflevector(a, b, i0, i1, i2, i3, i4, i5, i6, i7)
+#else
+#define SHUFFLE8(a, b, i0, i1, i2, i3, i4, i5, i6, i7) \
+    __builtin_shuffle(a, b, (lanes_u32){i0, i1, i2, i3, i4, i5, i6, i7})
+#endif
+
+/* rows[w][l] becomes rows[l][w]: three rounds of two-vector shuffles (AVX2's unpacks and
+ * 128-bit permutes). */
+static inline __attribute__((always_inline)) void transpose8(lanes_u32 rows[8]) {
+    lanes_u32 t[8], u[8];
+    for (int r = 0; r < 8; r += 2) {
+        t[r] = SHUFFLE8(rows[r], rows[r + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        t[r + 1] = SHUFFLE8(rows[r], rows[r + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+    }
+    for (int r = 0; r < 8; r += 4) {
+        u[r] = SHUFFLE8(t[r], t[r + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[r + 1] = SHUFFLE8(t[r], t[r + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        u[r + 2] = SHUFFLE8(t[r + 1], t[r + 3], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[r + 3] = SHUFFLE8(t[r + 1], t[r + 3], 2, 3, 10, 11, 6, 7, 14, 15);
+    }
+    for (int r = 0; r < 4; r++) {
+        rows[r] = SHUFFLE8(u[r], u[r + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        rows[r + 4] = SHUFFLE8(u[r], u[r + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    }
+}
+
+/* The working state: word w of lane g * VECTOR_LANES + l is mt[w][g][l]. */
+typedef struct {
+    lanes_u32 mt[MT_N][LANE_GROUPS];
+    lanes_u32 key[32][LANE_GROUPS];
+} lanes_work;
 
 static inline __attribute__((always_inline)) void init_by_array_lanes_body(
-    py_random *rngs, uint32_t keys[PY_RANDOM_LANES][32], size_t key_length) {
-    lanes_u32 mt[MT_N];
-    lanes_u32 key[32];
+    lanes_work *work, py_random *rngs, int count, uint32_t keys[PY_RANDOM_LANES][32],
+    size_t key_length) {
+    lanes_u32 (*mt)[LANE_GROUPS] = work->mt;
+    lanes_u32 (*key)[LANE_GROUPS] = work->key;
+    int groups = (count + VECTOR_LANES - 1) / VECTOR_LANES;
     for (size_t w = 0; w < MT_N; w++) {
-        mt[w] = (lanes_u32){0} + MT_INIT[w];
+        for (int g = 0; g < LANE_GROUPS; g++) {
+            mt[w][g] = (lanes_u32){0} + MT_INIT[w];
+        }
     }
     for (size_t w = 0; w < key_length; w++) {
-        for (int lane = 0; lane < PY_RANDOM_LANES; lane++) {
-            key[w][lane] = keys[lane][w] + (uint32_t)w; /* the scalar loop adds j */
+        for (int lane = 0; lane < PY_RANDOM_LANES; lane++) { /* lanes past count: lane 0's */
+            key[w][lane / VECTOR_LANES][lane % VECTOR_LANES]
+                = keys[lane < count ? lane : 0][w] + (uint32_t)w; /* the scalar loop adds j */
         }
     }
     size_t i = 1, j = 0;
     size_t k = MT_N > key_length ? MT_N : key_length;
+    lanes_u32 previous[LANE_GROUPS]; /* mt[i - 1], kept in registers */
+    for (int g = 0; g < LANE_GROUPS; g++) {
+        previous[g] = mt[0][g];
+    }
     for (; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j];
+        for (int g = 0; g < LANE_GROUPS; g++) {
+            previous[g] = (mt[i][g] ^ ((previous[g] ^ (previous[g] >> 30)) * 1664525U))
+                + key[j][g];
+            mt[i][g] = previous[g];
+        }
         i++;
         j++;
         if (i >= MT_N) {
-            mt[0] = mt[MT_N - 1];
+            for (int g = 0; g < LANE_GROUPS; g++) {
+                mt[0][g] = previous[g];
+            }
             i = 1;
         }
         if (j >= key_length) {
@@ -150,19 +204,43 @@ static inline __attribute__((always_inline)) void init_by_array_lanes_body(
         }
     }
     for (k = MT_N - 1; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        for (int g = 0; g < LANE_GROUPS; g++) {
+            previous[g] = (mt[i][g] ^ ((previous[g] ^ (previous[g] >> 30)) * 1566083941U))
+                - (uint32_t)i;
+            mt[i][g] = previous[g];
+        }
         i++;
         if (i >= MT_N) {
-            mt[0] = mt[MT_N - 1];
+            for (int g = 0; g < LANE_GROUPS; g++) {
+                mt[0][g] = previous[g];
+            }
             i = 1;
         }
     }
-    for (size_t w = 1; w < MT_N; w++) {
-        for (int lane = 0; lane < PY_RANDOM_LANES; lane++) {
-            rngs[lane].state[w] = mt[w][lane];
+    for (int g = 0; g < groups; g++) {
+        int lanes = count - g * VECTOR_LANES < VECTOR_LANES ? count - g * VECTOR_LANES
+            : VECTOR_LANES;
+        py_random *group = rngs + g * VECTOR_LANES;
+        if (lanes == VECTOR_LANES) {
+            for (size_t w = 0; w < MT_N; w += 8) {
+                lanes_u32 rows[8];
+                for (int r = 0; r < 8; r++) {
+                    rows[r] = mt[w + r][g];
+                }
+                transpose8(rows);
+                for (int lane = 0; lane < VECTOR_LANES; lane++) {
+                    memcpy(group[lane].state + w, &rows[lane], sizeof rows[lane]);
+                }
+            }
+        } else {
+            for (int lane = 0; lane < lanes; lane++) {
+                for (size_t w = 1; w < MT_N; w++) {
+                    group[lane].state[w] = mt[w][g][lane];
+                }
+            }
         }
     }
-    for (int lane = 0; lane < PY_RANDOM_LANES; lane++) {
+    for (int lane = 0; lane < count; lane++) {
         rngs[lane].state[0] = 0x80000000U;
         rngs[lane].index = MT_N;
         rngs[lane].ready = MT_N;
@@ -171,25 +249,34 @@ static inline __attribute__((always_inline)) void init_by_array_lanes_body(
 
 #if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx2"))) static void init_by_array_lanes_avx2(
-    py_random *rngs, uint32_t keys[PY_RANDOM_LANES][32], size_t key_length) {
-    init_by_array_lanes_body(rngs, keys, key_length);
+    lanes_work *work, py_random *rngs, int count, uint32_t keys[PY_RANDOM_LANES][32],
+    size_t key_length) {
+    init_by_array_lanes_body(work, rngs, count, keys, key_length);
 }
 #endif
 
-static void init_by_array_lanes_plain(py_random *rngs, uint32_t keys[PY_RANDOM_LANES][32],
-                                      size_t key_length) {
-    init_by_array_lanes_body(rngs, keys, key_length);
+static void init_by_array_lanes_plain(lanes_work *work, py_random *rngs, int count,
+                                      uint32_t keys[PY_RANDOM_LANES][32], size_t key_length) {
+    init_by_array_lanes_body(work, rngs, count, keys, key_length);
 }
 
-static void init_by_array_lanes(py_random *rngs, uint32_t keys[PY_RANDOM_LANES][32],
-                                size_t key_length) {
+/* Returns -1 (nothing done) without memory for the working state. */
+static int init_by_array_lanes(py_random *rngs, int count, uint32_t keys[PY_RANDOM_LANES][32],
+                               size_t key_length) {
+    lanes_work *work = malloc(sizeof *work); /* 80 KB: too much for some threads' stacks */
+    if (work == NULL) {
+        return -1;
+    }
 #if defined(__x86_64__) || defined(__i386__)
     if (__builtin_cpu_supports("avx2")) {
-        init_by_array_lanes_avx2(rngs, keys, key_length);
-        return;
+        init_by_array_lanes_avx2(work, rngs, count, keys, key_length);
+        free(work);
+        return 0;
     }
 #endif
-    init_by_array_lanes_plain(rngs, keys, key_length);
+    init_by_array_lanes_plain(work, rngs, count, keys, key_length);
+    free(work);
+    return 0;
 }
 #define HAVE_LANES 1
 #endif
@@ -197,20 +284,55 @@ static void init_by_array_lanes(py_random *rngs, uint32_t keys[PY_RANDOM_LANES][
 /* The generation after ``state``, words [ready, end) (CPython twists all 624 at once; word
  * kk reads words kk + 1 and kk + 397 of the old generation, or kk - 227 of the new one,
  * so twisting in order, a chunk at a time, gives the same words). */
+static inline uint32_t twist_word(uint32_t here, uint32_t next, uint32_t far) {
+    uint32_t y = (here & 0x80000000U) | (next & 0x7fffffffU);
+    return far ^ (y >> 1) ^ (-(y & 0x1U) & 0x9908b0dfU);
+}
+
+#if defined(__GNUC__)
+/* Four words at a time (SSE2 or NEON): word kk never reads a word twisted in its group. */
+typedef uint32_t quad_u32 __attribute__((vector_size(16)));
+
+static inline quad_u32 load_quad(const uint32_t *words) {
+    quad_u32 v;
+    memcpy(&v, words, sizeof v);
+    return v;
+}
+
+static inline int twist_quads(uint32_t *mt, int kk, int stop, int far) {
+    for (; kk + 4 <= stop; kk += 4) {
+        quad_u32 y = (load_quad(mt + kk) & 0x80000000U) | (load_quad(mt + kk + 1) & 0x7fffffffU);
+        quad_u32 v = load_quad(mt + kk + far) ^ (y >> 1) ^ (-(y & 0x1U) & 0x9908b0dfU);
+        memcpy(mt + kk, &v, sizeof v);
+    }
+    return kk;
+}
+#else
+static inline int twist_quads(uint32_t *mt, int kk, int stop, int far) {
+    (void)mt;
+    (void)stop;
+    (void)far;
+    return kk;
+}
+#endif
+
 static void twist_until(py_random *rng, int end) {
     uint32_t *mt = rng->state;
     int kk = rng->ready;
-    for (; kk < end && kk < MT_N - 397; kk++) {
-        uint32_t y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-        mt[kk] = mt[kk + 397] ^ (y >> 1) ^ (-(y & 0x1U) & 0x9908b0dfU);
+    int stop = end < MT_N - 397 ? end : MT_N - 397;
+    kk = twist_quads(mt, kk, stop, 397);
+    for (; kk < stop; kk++) {
+        mt[kk] = twist_word(mt[kk], mt[kk + 1], mt[kk + 397]);
     }
-    for (; kk < end && kk < MT_N - 1; kk++) {
-        uint32_t y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-        mt[kk] = mt[kk + (397 - MT_N)] ^ (y >> 1) ^ (-(y & 0x1U) & 0x9908b0dfU);
+    stop = end < MT_N - 1 ? end : MT_N - 1;
+    if (kk < stop) {
+        kk = twist_quads(mt, kk, stop, 397 - MT_N);
+    }
+    for (; kk < stop; kk++) {
+        mt[kk] = twist_word(mt[kk], mt[kk + 1], mt[kk + (397 - MT_N)]);
     }
     if (kk < end) {
-        uint32_t y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[MT_N - 1] = mt[396] ^ (y >> 1) ^ (-(y & 0x1U) & 0x9908b0dfU);
+        mt[MT_N - 1] = twist_word(mt[MT_N - 1], mt[0], mt[396]);
         kk++;
     }
     rng->ready = kk;
@@ -263,14 +385,13 @@ void py_random_seed_texts(py_random *rngs, const char *const *texts, const size_
                           int count) {
     uint32_t keys[PY_RANDOM_LANES][32];
     size_t words[PY_RANDOM_LANES];
-    int same = count == PY_RANDOM_LANES;
+    int same = 1;
     for (int lane = 0; lane < count; lane++) {
         words[lane] = text_key(texts[lane], lengths[lane], keys[lane]);
         same &= words[lane] == words[0];
     }
 #ifdef HAVE_LANES
-    if (same) {
-        init_by_array_lanes(rngs, keys, words[0]);
+    if (same && count >= VECTOR_LANES && init_by_array_lanes(rngs, count, keys, words[0]) == 0) {
         return;
     }
 #endif

@@ -8,7 +8,7 @@
 
 #define MT_N 624
 
-#define PY_RANDOM_LANES 8
+#define PY_RANDOM_LANES 32
 
 /* ``index`` is the next output; the words before ``ready`` are twisted (the generation is
  * twisted in chunks as it is used: a shuffle after a seeding reads a third of it). */
