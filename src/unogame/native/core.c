@@ -83,30 +83,67 @@ static void next_rng(uno_state *s, py_random *rng) {
 
 /* Sort by random keys, as list.sort(key=...) does: stable, keys drawn in list order.
  * A key times 2**53 is an exact integer; packed with the card's index it makes distinct
- * 60-bit words, sorted by buckets on the top bits and then insertion. */
+ * 60-bit words, put in 256 buckets by their top bits, then each bucket of two or more
+ * sorted by insertion (about twenty buckets of a full deck's). */
 void uno_shuffle(py_random *rng, uint8_t *cards, int count) {
     uint64_t words[MAX_CARDS], sorted[MAX_CARDS];
-    int starts[257] = {0};
+    uint32_t raw[2 * MAX_CARDS];
+    uint8_t fill[256]; /* bucket sizes, then where each bucket's next word goes */
+    memset(fill, 0, sizeof fill);
+    py_random_u32s(rng, raw, 2 * count);
     for (int i = 0; i < count; i++) { /* random() * 2**53, exactly: 27 + 26 bits */
-        uint64_t high = py_random_u32(rng) >> 5;
-        uint64_t key = high << 26 | py_random_u32(rng) >> 6;
+        uint64_t high = raw[2 * i] >> 5;
+        uint64_t key = high << 26 | raw[2 * i + 1] >> 6;
         words[i] = key << 7 | (uint64_t)i;
-        starts[(key >> 45) + 1]++;
+        fill[key >> 45]++;
     }
+    uint64_t crowded[32]; /* per 8 buckets: bit 8b + 7 for bucket b holding two or more */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t carry = 0; /* the starts, 8 buckets a word: in-word prefix sums by a multiply */
+    for (int w = 0; w < 32; w++) {  /* (no byte passes 128, so none carries into the next) */
+        uint64_t sizes;
+        memcpy(&sizes, fill + 8 * w, sizeof sizes);
+        uint64_t two = sizes & 0xfefefefefefefefeULL;
+        crowded[w] = (((two & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | two)
+            & 0x8080808080808080ULL;
+        uint64_t through = sizes * 0x0101010101010101ULL;
+        uint64_t starts = through - sizes + carry * 0x0101010101010101ULL;
+        memcpy(fill + 8 * w, &starts, sizeof starts);
+        carry += through >> 56;
+    }
+#else
+    int start = 0;
+    memset(crowded, 0, sizeof crowded);
     for (int b = 0; b < 256; b++) {
-        starts[b + 1] += starts[b];
+        int size = fill[b];
+        crowded[b >> 3] |= (uint64_t)(size >= 2) << (8 * (b & 7) + 7);
+        fill[b] = (uint8_t)start;
+        start += size;
     }
+#endif
     for (int i = 0; i < count; i++) {
-        sorted[starts[words[i] >> 52]++] = words[i];
+        sorted[fill[words[i] >> 52]++] = words[i];
     }
-    for (int i = 1; i < count; i++) {
-        uint64_t word = sorted[i];
-        int j = i - 1;
-        while (j >= 0 && sorted[j] > word) {
-            sorted[j + 1] = sorted[j];
-            j--;
+    for (int w = 0; w < 32; w++) {
+        for (uint64_t bits = crowded[w]; bits; bits &= bits - 1) {
+            int b = 8 * w + (__builtin_ctzll(bits) >> 3);
+            int first = b ? fill[b - 1] : 0, end = fill[b]; /* fill[b]: bucket b's end */
+            if (end - first == 2) { /* most: a compare and swap without a branch */
+                uint64_t low = sorted[first], high = sorted[first + 1];
+                sorted[first] = low < high ? low : high;
+                sorted[first + 1] = low < high ? high : low;
+                continue;
+            }
+            for (int i = first + 1; i < end; i++) {
+                uint64_t word = sorted[i];
+                int j = i - 1;
+                while (j >= first && sorted[j] > word) {
+                    sorted[j + 1] = sorted[j];
+                    j--;
+                }
+                sorted[j + 1] = word;
+            }
         }
-        sorted[j + 1] = word;
     }
     uint8_t original[MAX_CARDS];
     memcpy(original, cards, (size_t)count);
@@ -125,13 +162,27 @@ static int full_deck(uint8_t *deck) {
     return n;
 }
 
-static int in_hand(const uno_state *s, int seat, int card) {
-    for (int i = 0; i < s->hand_len[seat]; i++) {
-        if (s->hand[seat][i] == card) {
-            return 1;
-        }
+static inline int in_hand(const uno_state *s, int seat, int card) {
+    return (int)(s->held[seat] >> card & 1);
+}
+
+static uint64_t hand_mask(const uint8_t *hand, int length) {
+    uint64_t mask = 0;
+    for (int i = 0; i < length; i++) {
+        mask |= 1ULL << (hand[i] & 63);
     }
-    return 0;
+    return mask;
+}
+
+void uno_hand_changed(uno_state *s, int seat) {
+    s->held[seat] = hand_mask(s->hand[seat], s->hand_len[seat]);
+}
+
+/* Appends cards to a hand. */
+static void add_cards(uno_state *s, int seat, const uint8_t *cards, int count) {
+    memcpy(s->hand[seat] + s->hand_len[seat], cards, (size_t)count);
+    s->hand_len[seat] = (uint8_t)(s->hand_len[seat] + count);
+    s->held[seat] |= hand_mask(cards, count);
 }
 
 int uno_is_playable(const uno_state *s, int card) {
@@ -171,8 +222,7 @@ static void give(uno_state *s, int seat, int count, uno_log *log, int reason) {
         drawn[n++] = (uint8_t)card;
     }
     if (n) {
-        memcpy(s->hand[seat] + s->hand_len[seat], drawn, (size_t)n);
-        s->hand_len[seat] = (uint8_t)(s->hand_len[seat] + n);
+        add_cards(s, seat, drawn, n);
         s->uno &= (uint16_t)~(1u << seat);
         s->catchable &= (uint16_t)~(1u << seat);
     }
@@ -193,6 +243,9 @@ static int deal(uno_state *s, const uint8_t *deck, int count, uno_log *log) {
             int seat = (dealer + step) % players;
             s->hand[seat][s->hand_len[seat]++] = deck[index++];
         }
+    }
+    for (int seat = 0; seat < players; seat++) {
+        uno_hand_changed(s, seat);
     }
     s->draw_len = 0;
     for (int i = count - 1; i >= index; i--) {
@@ -495,7 +548,7 @@ static int hand_set(const uno_state *s, int seat, uint8_t *out) {
         for (int i = 0; i < n; i++) {
             homes |= 1u << (distinct[i] & 7);
         }
-        if (__builtin_popcount(homes) == n) {
+        if (count_bits(homes) == n) {
             int8_t by_home[8];
             for (int i = 0; i < n; i++) {
                 by_home[distinct[i] & 7] = (int8_t)distinct[i];
@@ -538,8 +591,8 @@ static int hand_set(const uno_state *s, int seat, uint8_t *out) {
 }
 
 /* The cards of a hand that may be played now (R4.1), in set(hand) order: straight from
- * the bit mask of the hand when the table is sorted or has no collision (most hands), else
- * through hand_set. */
+ * the hand's bit mask when at most one card is playable or the table is sorted or has no
+ * collision (most hands), else through hand_set. */
 static int playable_cards(const uno_state *s, int seat, uint8_t *out) {
     int color = s->color;
     int top_rank = s->discard_len ? CARD_RANK[s->discard[s->discard_len - 1]] : -1;
@@ -550,51 +603,68 @@ static int playable_cards(const uno_state *s, int seat, uint8_t *out) {
     if (top_rank >= 0 && top_rank < 13) {
         playable |= 0x0000008004002001ULL << top_rank; /* the rank in the four colours */
     }
-    uint64_t seen = 0;
-    uint32_t homes = 0, collide = 0; /* home slots in the table of 8 */
-    uint8_t by_home[8];
-    const uint8_t *hand = s->hand[seat];
-    int distinct = 0, k = 0;
-    for (int i = 0; i < s->hand_len[seat]; i++) {
-        int card = hand[i];
-        uint64_t bit = 1ULL << card;
-        uint32_t fresh = !(seen & bit), home = 1u << (card & 7);
-        seen |= bit;
-        distinct += (int)fresh;
-        collide |= fresh & ((homes & home) != 0);
-        homes |= home;
-        by_home[card & 7] = (uint8_t)card;
+    uint64_t seen = s->held[seat], hits = seen & playable;
+    int k = 0;
+    if (!(hits & (hits - 1))) { /* none or one: no order to find */
+        out[0] = (uint8_t)__builtin_ctzll(hits | 1ULL << 63);
+        return hits != 0;
     }
-    uint32_t low = (uint32_t)seen, high = (uint32_t)(seen >> 32);
-    if (distinct < 5 && !collide) {
-        for (; homes; homes &= homes - 1) {
-            int card = by_home[__builtin_ctz(homes)];
-            out[k] = (uint8_t)card;
-            k += (int)(playable >> card & 1);
+    int distinct = count_bits(seen);
+    if (distinct < 5) { /* the table of 8 slots: each card at card & 7 unless two share it */
+        uint64_t homes = seen | seen >> 32;
+        homes |= homes >> 16;
+        homes |= homes >> 8;
+        if (count_bits(homes & 0xff) == distinct) {
+            uint8_t by_home[8];
+            uint32_t slots = 0;
+            for (uint64_t bits = hits; bits; bits &= bits - 1) {
+                int card = __builtin_ctzll(bits);
+                by_home[card & 7] = (uint8_t)card;
+                slots |= 1u << (card & 7);
+            }
+            for (; slots; slots &= slots - 1) {
+                out[k++] = by_home[__builtin_ctz(slots)];
+            }
+            return k;
         }
-        return k;
-    }
-    if (distinct >= 19) {
-        for (uint64_t bits = seen & playable; bits; bits &= bits - 1) {
+    } else if (distinct >= 19) {
+        for (uint64_t bits = hits; bits; bits &= bits - 1) {
             out[k++] = (uint8_t)__builtin_ctzll(bits);
         }
         return k;
-    }
-    if (distinct >= 5 && !(low & high)) {
-        uint32_t slots = (low & (uint32_t)playable) | (high & (uint32_t)(playable >> 32));
-        for (; slots; slots &= slots - 1) {
-            int slot = __builtin_ctz(slots);
-            out[k++] = (uint8_t)(low >> slot & 1 ? slot : slot + 32);
+    } else {
+        uint32_t low = (uint32_t)seen, high = (uint32_t)(seen >> 32);
+        if (!(low & high)) { /* the table of 32: each card at card & 31 */
+            uint32_t slots = (uint32_t)hits | (uint32_t)(hits >> 32);
+            for (; slots; slots &= slots - 1) {
+                int slot = __builtin_ctz(slots);
+                out[k++] = (uint8_t)(low >> slot & 1 ? slot : slot + 32);
+            }
+            return k;
         }
-        return k;
     }
     uint8_t cards[NUM_CARDS];
     int n = hand_set(s, seat, cards);
     for (int i = 0; i < n; i++) {
         out[k] = cards[i];
-        k += (int)(playable >> cards[i] & 1);
+        k += (int)(hits >> cards[i] & 1);
     }
     return k;
+}
+
+int uno_simple_plays(const uno_state *s, int seat, uint8_t *cards, int *colour_only,
+                     int *uno_variants) {
+    int count = playable_cards(s, seat, cards), wild = 0;
+    for (int i = 0; i < count; i++) {
+        int shape = play_shape(&s->rules, cards[i]);
+        if (shape == SHAPE_SPECIAL) {
+            return -1;
+        }
+        wild += shape == SHAPE_COLOR_ONLY;
+    }
+    *colour_only = wild;
+    *uno_variants = s->hand_len[seat] == 2;
+    return count;
 }
 
 static void turn_moves(const uno_state *s, int seat, int32_t *moves, int *n) {
@@ -714,6 +784,9 @@ static void swap_hands(uno_state *s, int seat, int target, uno_log *log) {
     s->hand_len[seat] = s->hand_len[target];
     memcpy(s->hand[target], buffer, length);
     s->hand_len[target] = length;
+    uint64_t held = s->held[seat];
+    s->held[seat] = s->held[target];
+    s->held[target] = held;
     s->uno &= (uint16_t)~(1u << seat | 1u << target);
     int fields[2] = {seat, target};
     log_event(log, EV_SWAP, 2, fields);
@@ -731,6 +804,7 @@ static void pass_hands(uno_state *s, uno_log *log) {
     for (int seat = 0; seat < players; seat++) {
         memcpy(s->hand[seat], hands[seat], lengths[seat]);
         s->hand_len[seat] = lengths[seat];
+        uno_hand_changed(s, seat);
     }
     s->uno = 0;
     int direction = s->direction;
@@ -814,6 +888,7 @@ static int custom(uno_state *s, int seat, int32_t code, uno_log *log, int *chang
         }
         if (n) {
             s->hand_len[seat] = (uint8_t)kept;
+            uno_hand_changed(s, seat);
             uint8_t top = s->discard[--s->discard_len];
             memcpy(s->discard + s->discard_len, discarded, (size_t)n);
             s->discard_len = (uint8_t)(s->discard_len + n);
@@ -861,13 +936,17 @@ static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
     if (size == 0 || s->discard_len >= MAX_CARDS) {
         return -1;
     }
-    int found = 0; /* the first copy leaves, the cards after it move up (no branch per card) */
-    for (int i = 0; i < size - 1; i++) {
+    int found = 0, copies = hand[size - 1] == card;
+    for (int i = 0; i < size - 1; i++) { /* the first copy leaves, the cards after it move up */
+        copies += hand[i] == card;
         found |= hand[i] == card;
         hand[i] = found ? hand[i + 1] : hand[i];
     }
-    if (!found && hand[size - 1] != card) {
+    if (!copies) {
         return -1;
+    }
+    if (copies == 1) {
+        s->held[seat] &= ~(1ULL << card);
     }
     s->hand_len[seat] = (uint8_t)(--size);
     int old_color = s->color;
@@ -976,8 +1055,7 @@ static void draw_move(uno_state *s, int seat, uno_log *log) {
         }
     }
     if (n) {
-        memcpy(s->hand[seat] + s->hand_len[seat], drawn, (size_t)n);
-        s->hand_len[seat] = (uint8_t)(s->hand_len[seat] + n);
+        add_cards(s, seat, drawn, n);
         s->uno &= (uint16_t)~(1u << seat);
     }
     int fields[3] = {seat, n, R_TURN};

@@ -203,6 +203,7 @@ static PyObject *State_load(PyObject *cls, PyObject *args) {
                        &total) < 0) {
             goto fail;
         }
+        uno_hand_changed(s, seat);
     }
     if (read_cards(draw, s->draw, &s->draw_len, &total) < 0
         || read_cards(discard, s->discard, &s->discard_len, &total) < 0) {

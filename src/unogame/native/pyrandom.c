@@ -355,6 +355,32 @@ void py_random_refill(py_random *rng) {
     twist_until(rng, end < MT_N ? end : MT_N);
 }
 
+void py_random_u32s(py_random *rng, uint32_t *out, int count) {
+    while (count > 0) {
+        if (rng->index >= MT_N) {
+            rng->index = 0;
+            rng->ready = 0;
+        }
+        int end = rng->index + count < MT_N ? rng->index + count : MT_N;
+        if (rng->ready < end) {
+            twist_until(rng, end);
+        }
+        const uint32_t *mt = rng->state + rng->index;
+        int n = end - rng->index;
+        for (int i = 0; i < n; i++) { /* the tempering of py_random_u32 */
+            uint32_t y = mt[i];
+            y ^= (y >> 11);
+            y ^= (y << 7) & 0x9d2c5680U;
+            y ^= (y << 15) & 0xefc60000U;
+            y ^= (y >> 18);
+            out[i] = y;
+        }
+        rng->index = end;
+        out += n;
+        count -= n;
+    }
+}
+
 /* Python: int.from_bytes(text + sha512(text).digest(), "big"), then its 32-bit words from
  * the least significant one (the text starts with a non-zero byte). Returns the count. */
 static size_t text_key(const char *text, size_t length, uint32_t key[32]) {

@@ -42,6 +42,9 @@ static inline uint32_t py_random_u32(py_random *rng) {
     return y;
 }
 
+/* count outputs of py_random_u32 at once. */
+void py_random_u32s(py_random *rng, uint32_t *out, int count);
+
 /* random.random(): a double in [0, 1), 27 + 26 bits of two outputs. */
 static inline double py_random_random(py_random *rng) {
     uint32_t a = py_random_u32(rng) >> 5, b = py_random_u32(rng) >> 6;
