@@ -263,19 +263,22 @@ static void init_by_array_lanes_plain(lanes_work *work, py_random *rngs, int cou
 /* Returns -1 (nothing done) without memory for the working state. */
 static int init_by_array_lanes(py_random *rngs, int count, uint32_t keys[PY_RANDOM_LANES][32],
                                size_t key_length) {
-    lanes_work *work = malloc(sizeof *work); /* 80 KB: too much for some threads' stacks */
-    if (work == NULL) {
+    /* 80 KB: too much for some threads' stacks; aligned for the vectors by hand */
+    unsigned char *memory = malloc(sizeof(lanes_work) + sizeof(lanes_u32));
+    if (memory == NULL) {
         return -1;
     }
+    lanes_work *work = (lanes_work *)(void *)(memory + (sizeof(lanes_u32)
+        - (uintptr_t)memory % sizeof(lanes_u32)) % sizeof(lanes_u32));
 #if defined(__x86_64__) || defined(__i386__)
     if (__builtin_cpu_supports("avx2")) {
         init_by_array_lanes_avx2(work, rngs, count, keys, key_length);
-        free(work);
+        free(memory);
         return 0;
     }
 #endif
     init_by_array_lanes_plain(work, rngs, count, keys, key_length);
-    free(work);
+    free(memory);
     return 0;
 }
 #define HAVE_LANES 1
