@@ -152,14 +152,18 @@ void uno_shuffle(py_random *rng, uint8_t *cards, int count) {
     }
 }
 
+/* The deck in card order (full_deck), as CARD_COPIES lists it. */
+static const uint8_t FULL_DECK[112] = {
+    0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
+    14, 14, 15, 15, 16, 16, 17, 17, 18, 18, 19, 19, 20, 20, 21, 21, 22, 22, 23, 23, 24, 24, 25, 25, 26, 27,
+    27, 28, 28, 29, 29, 30, 30, 31, 31, 32, 32, 33, 33, 34, 34, 35, 35, 36, 36, 37, 37, 38, 38, 39, 40, 40,
+    41, 41, 42, 42, 43, 43, 44, 44, 45, 45, 46, 46, 47, 47, 48, 48, 49, 49, 50, 50, 51, 51, 52, 52, 52, 52,
+    53, 53, 53, 53, 54, 55, 55, 55,
+};
+
 static int full_deck(uint8_t *deck) {
-    int n = 0;
-    for (int card = 0; card < NUM_CARDS; card++) {
-        for (int copy = 0; copy < CARD_COPIES[card]; copy++) {
-            deck[n++] = (uint8_t)card;
-        }
-    }
-    return n;
+    memcpy(deck, FULL_DECK, sizeof FULL_DECK);
+    return (int)sizeof FULL_DECK;
 }
 
 static inline int in_hand(const uno_state *s, int seat, int card) {
@@ -238,19 +242,21 @@ static int deal(uno_state *s, const uint8_t *deck, int count, uno_log *log) {
     int start = log != NULL ? log->length : 0;
     int players = s->players, dealer = s->dealer, index = 0;
     memset(s->hand_len, 0, sizeof s->hand_len);
-    for (int round = 0; round < s->rules.hand_size; round++) {
-        for (int step = 1; step <= players; step++) {
-            int seat = (dealer + step) % players;
-            s->hand[seat][s->hand_len[seat]++] = deck[index++];
+    for (int round = 0, seat = dealer; round < s->rules.hand_size; round++) {
+        for (int step = 1; step <= players; step++) { /* from the dealer's left */
+            seat = next_seat(seat, 1, players);
+            s->hand[seat][round] = deck[index++];
         }
     }
     for (int seat = 0; seat < players; seat++) {
+        s->hand_len[seat] = (uint8_t)s->rules.hand_size;
         uno_hand_changed(s, seat);
     }
-    s->draw_len = 0;
-    for (int i = count - 1; i >= index; i--) {
-        s->draw[s->draw_len++] = deck[i];
+    int left_over = count - index;
+    for (int i = 0; i < left_over; i++) {
+        s->draw[i] = deck[count - 1 - i];
     }
+    s->draw_len = (uint8_t)left_over;
     s->discard_len = 0;
     s->uno = 0;
     s->catchable = 0;
@@ -590,10 +596,8 @@ static int hand_set(const uno_state *s, int seat, uint8_t *out) {
     return k;
 }
 
-/* The cards of a hand that may be played now (R4.1), in set(hand) order: straight from
- * the hand's bit mask when at most one card is playable or the table is sorted or has no
- * collision (most hands), else through hand_set. */
-static int playable_cards(const uno_state *s, int seat, uint8_t *out) {
+/* The cards that may be played now (R4.1), as a bit mask. */
+static uint64_t playable_mask(const uno_state *s) {
     int color = s->color;
     int top_rank = s->discard_len ? CARD_RANK[s->discard[s->discard_len - 1]] : -1;
     uint64_t playable = 0xfULL << CARD_WILD;
@@ -603,18 +607,27 @@ static int playable_cards(const uno_state *s, int seat, uint8_t *out) {
     if (top_rank >= 0 && top_rank < 13) {
         playable |= 0x0000008004002001ULL << top_rank; /* the rank in the four colours */
     }
-    uint64_t seen = s->held[seat], hits = seen & playable;
+    return playable;
+}
+
+/* The cards of ``hits`` (a subset of the seat's hand) in set(hand) order: straight from
+ * the hand's bit mask when there is one or the table is sorted or has no collision (most
+ * hands), else through hand_set. */
+static int in_set_order(const uno_state *s, int seat, uint64_t hits, uint8_t *out) {
     int k = 0;
     if (!(hits & (hits - 1))) { /* none or one: no order to find */
         out[0] = (uint8_t)__builtin_ctzll(hits | 1ULL << 63);
         return hits != 0;
     }
-    int distinct = count_bits(seen);
-    if (distinct < 5) { /* the table of 8 slots: each card at card & 7 unless two share it */
-        uint64_t homes = seen | seen >> 32;
-        homes |= homes >> 16;
-        homes |= homes >> 8;
-        if (count_bits(homes & 0xff) == distinct) {
+    uint64_t seen = s->held[seat], rest = seen;
+    for (int i = 0; i < 4; i++) {
+        rest &= rest - 1;
+    }
+    if (!rest) { /* at most 4 cards: the table of 8 slots, each card at card & 7 unless two
+                    share it (then they are 8, 16, ... 48 apart) */
+        uint64_t shared = seen & (seen >> 8 | seen >> 16 | seen >> 24 | seen >> 32
+                                  | seen >> 40 | seen >> 48);
+        if (!shared) {
             uint8_t by_home[8];
             uint32_t slots = 0;
             for (uint64_t bits = hits; bits; bits &= bits - 1) {
@@ -627,7 +640,7 @@ static int playable_cards(const uno_state *s, int seat, uint8_t *out) {
             }
             return k;
         }
-    } else if (distinct >= 19) {
+    } else if (count_bits(seen) >= 19) {
         for (uint64_t bits = hits; bits; bits &= bits - 1) {
             out[k++] = (uint8_t)__builtin_ctzll(bits);
         }
@@ -652,19 +665,32 @@ static int playable_cards(const uno_state *s, int seat, uint8_t *out) {
     return k;
 }
 
+/* The cards of a hand that may be played now, in set(hand) order. */
+static int playable_cards(const uno_state *s, int seat, uint8_t *out) {
+    return in_set_order(s, seat, s->held[seat] & playable_mask(s), out);
+}
+
 int uno_simple_plays(const uno_state *s, int seat, uint8_t *cards, int *colour_only,
                      int *uno_variants) {
-    int count = playable_cards(s, seat, cards), wild = 0;
-    for (int i = 0; i < count; i++) {
-        int shape = play_shape(&s->rules, cards[i]);
-        if (shape == SHAPE_SPECIAL) {
-            return -1;
-        }
-        wild += shape == SHAPE_COLOR_ONLY;
+    const uno_rules *rules = &s->rules;
+    uint64_t hits = s->held[seat] & playable_mask(s);
+    uint64_t special = 1ULL << CARD_WS, wild = 3ULL << CARD_WILD; /* play_shape's */
+    if (rules->seven_zero) {
+        special |= 0x0000408204102081ULL; /* the 0s and 7s */
     }
-    *colour_only = wild;
+    if (rules->custom_rule == CR_CHOSEN_DRAW || rules->custom_rule == CR_DISCARD_COLOR
+        || rules->custom_rule == CR_PASS_HANDS) {
+        special |= 1ULL << CARD_WC;
+    } else {
+        wild |= 1ULL << CARD_WC;
+    }
+    if (hits & special) {
+        return -1;
+    }
+    static const int8_t BITS4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    *colour_only = BITS4[(hits & wild) >> CARD_WILD];
     *uno_variants = s->hand_len[seat] == 2;
-    return count;
+    return in_set_order(s, seat, hits, cards);
 }
 
 static void turn_moves(const uno_state *s, int seat, int32_t *moves, int *n) {
@@ -920,6 +946,53 @@ static int custom(uno_state *s, int seat, int32_t code, uno_log *log, int *chang
     return 1;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The bytes of x that are 0, as their top bits (exact: no borrow between bytes). */
+static inline uint64_t zero_bytes(uint64_t x) {
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+    return ~(((x & low7) + low7) | x | low7);
+}
+
+static inline uint64_t bytes_below(int count) { /* the low ``count`` bytes, 0 <= count <= 8 */
+    return count >= 8 ? ~0ULL : (1ULL << (8 * count)) - 1;
+}
+#endif
+
+/* Takes the first copy of card out of a hand (the cards after it move up); returns how
+ * many copies it held. Hands of up to 16 cards as two 64-bit words, without a branch per
+ * card (the bytes past the hand's end are scratch). */
+static int remove_card(uint8_t *hand, int size, int card) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (size <= 16) {
+        const uint64_t ones = 0x0101010101010101ULL;
+        uint64_t low, high, pattern = (uint64_t)card * ones;
+        memcpy(&low, hand, sizeof low);
+        memcpy(&high, hand + 8, sizeof high);
+        uint64_t in_low = zero_bytes(low ^ pattern) & bytes_below(size);
+        uint64_t in_high = zero_bytes(high ^ pattern) & bytes_below(size - 8 > 0 ? size - 8 : 0);
+        int copies = (int)((((in_low >> 7) + (in_high >> 7)) * ones) >> 56);
+        if (in_low) {
+            uint64_t keep = bytes_below(__builtin_ctzll(in_low) >> 3);
+            low = (low & keep) | (low >> 8 & ~keep) | high << 56;
+            high >>= 8;
+        } else if (in_high) {
+            uint64_t keep = bytes_below(__builtin_ctzll(in_high) >> 3);
+            high = (high & keep) | (high >> 8 & ~keep);
+        }
+        memcpy(hand, &low, sizeof low);
+        memcpy(hand + 8, &high, sizeof high);
+        return copies;
+    }
+#endif
+    int found = 0, copies = hand[size - 1] == card;
+    for (int i = 0; i < size - 1; i++) {
+        copies += hand[i] == card;
+        found |= hand[i] == card;
+        hand[i] = found ? hand[i + 1] : hand[i];
+    }
+    return copies;
+}
+
 static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
     int card = move_card(code);
     int players = s->players, direction = s->direction;
@@ -936,12 +1009,7 @@ static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
     if (size == 0 || s->discard_len >= MAX_CARDS) {
         return -1;
     }
-    int found = 0, copies = hand[size - 1] == card;
-    for (int i = 0; i < size - 1; i++) { /* the first copy leaves, the cards after it move up */
-        copies += hand[i] == card;
-        found |= hand[i] == card;
-        hand[i] = found ? hand[i + 1] : hand[i];
-    }
+    int copies = remove_card(hand, size, card);
     if (!copies) {
         return -1;
     }
