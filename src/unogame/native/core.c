@@ -1,7 +1,6 @@
 /* The rules of unogame.engine.game, step for step (see that module for the reasons). */
 #include "core.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #define WILD_RANK(c) ((c) - 39)
@@ -74,9 +73,34 @@ static inline int next_seat(int seat, int step, int players) {
     return r;
 }
 
+/* The decimal digits of value, as printf's %lld; returns the length. */
+static int decimal(char *text, int64_t value) {
+    char digits[24];
+    int length = 0, n = 0;
+    uint64_t magnitude = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
+    if (value < 0) {
+        text[length++] = '-';
+    }
+    do {
+        digits[n++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    while (n) {
+        text[length++] = digits[--n];
+    }
+    return length;
+}
+
+/* f"{seed}/{count}" into text (at least 48 bytes); returns its length. */
+static int seed_text(char *text, int64_t seed, int32_t count) {
+    int length = decimal(text, seed);
+    text[length++] = '/';
+    return length + decimal(text + length, count);
+}
+
 static void next_rng(uno_state *s, py_random *rng) {
     char text[48];
-    int length = snprintf(text, sizeof text, "%lld/%d", (long long)s->seed, (int)s->shuffles);
+    int length = seed_text(text, s->seed, s->shuffles);
     py_random_seed_text(rng, text, (size_t)length);
     s->shuffles++;
 }
@@ -364,12 +388,11 @@ int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed, uno
 }
 
 void uno_first_rngs(int64_t first_seed, int count, py_random *rngs) {
-    char texts[PY_RANDOM_LANES][32];
+    char texts[PY_RANDOM_LANES][48];
     const char *starts[PY_RANDOM_LANES];
     size_t lengths[PY_RANDOM_LANES];
     for (int lane = 0; lane < count; lane++) {
-        int length = snprintf(texts[lane], sizeof texts[lane], "%lld/0",
-                              (long long)first_seed + lane);
+        int length = seed_text(texts[lane], first_seed + lane, 0);
         starts[lane] = texts[lane];
         lengths[lane] = (size_t)length;
     }

@@ -158,90 +158,84 @@ static inline __attribute__((always_inline)) void transpose8(lanes_u32 rows[8]) 
 
 /* The working state: word w of lane g * VECTOR_LANES + l is mt[w][g][l]. */
 typedef struct {
-    lanes_u32 mt[MT_N][LANE_GROUPS];
+    lanes_u32 mt[MT_N][LANE_GROUPS]; /* the first pass's words */
     lanes_u32 key[32][LANE_GROUPS];
 } lanes_work;
+
+/* Lanes [first, count) of group g get words [w, w + 8) from rows (word r of every lane). */
+static inline __attribute__((always_inline)) void store_block(py_random *rngs, int count,
+                                                              int g, size_t w,
+                                                              lanes_u32 rows[8]) {
+    transpose8(rows);
+    for (int lane = 0; lane < VECTOR_LANES && g * VECTOR_LANES + lane < count; lane++) {
+        memcpy(rngs[g * VECTOR_LANES + lane].state + w, &rows[lane], sizeof rows[lane]);
+    }
+}
 
 static inline __attribute__((always_inline)) void init_by_array_lanes_body(
     lanes_work *work, py_random *rngs, int count, uint32_t keys[PY_RANDOM_LANES][32],
     size_t key_length) {
     lanes_u32 (*mt)[LANE_GROUPS] = work->mt;
     lanes_u32 (*key)[LANE_GROUPS] = work->key;
-    int groups = (count + VECTOR_LANES - 1) / VECTOR_LANES;
-    for (size_t w = 0; w < MT_N; w++) {
-        for (int g = 0; g < LANE_GROUPS; g++) {
-            mt[w][g] = (lanes_u32){0} + MT_INIT[w];
-        }
-    }
     for (size_t w = 0; w < key_length; w++) {
         for (int lane = 0; lane < PY_RANDOM_LANES; lane++) { /* lanes past count: lane 0's */
             key[w][lane / VECTOR_LANES][lane % VECTOR_LANES]
                 = keys[lane < count ? lane : 0][w] + (uint32_t)w; /* the scalar loop adds j */
         }
     }
-    size_t i = 1, j = 0;
-    size_t k = MT_N > key_length ? MT_N : key_length;
+    /* The first pass: MT_N steps (key_length <= 32), i from 1 to MT_N - 1 over words
+     * still init_genrand's (read from MT_INIT), then word 1 again. */
     lanes_u32 previous[LANE_GROUPS]; /* mt[i - 1], kept in registers */
     for (int g = 0; g < LANE_GROUPS; g++) {
-        previous[g] = mt[0][g];
+        previous[g] = (lanes_u32){0} + MT_INIT[0];
     }
-    for (; k; k--) {
+    size_t j = 0;
+    for (size_t i = 1; i < MT_N; i++) {
         for (int g = 0; g < LANE_GROUPS; g++) {
-            previous[g] = (mt[i][g] ^ ((previous[g] ^ (previous[g] >> 30)) * 1664525U))
-                + key[j][g];
+            lanes_u32 old = (lanes_u32){0} + MT_INIT[i];
+            previous[g] = (old ^ ((previous[g] ^ (previous[g] >> 30)) * 1664525U)) + key[j][g];
             mt[i][g] = previous[g];
         }
-        i++;
-        j++;
-        if (i >= MT_N) {
-            for (int g = 0; g < LANE_GROUPS; g++) {
-                mt[0][g] = previous[g];
-            }
-            i = 1;
-        }
-        if (j >= key_length) {
-            j = 0;
-        }
+        j = j + 1 < key_length ? j + 1 : 0;
     }
-    for (k = MT_N - 1; k; k--) {
+    for (int g = 0; g < LANE_GROUPS; g++) {
+        previous[g] = (mt[1][g] ^ ((previous[g] ^ (previous[g] >> 30)) * 1664525U))
+            + key[j][g];
+        mt[1][g] = previous[g];
+    }
+    /* The second pass: MT_N - 1 steps, i from 2 to MT_N - 1, then 1; each word is final
+     * when made, so blocks of 8 go to the generators as soon as they are whole. */
+    lanes_u32 ring[8][LANE_GROUPS], first[8][LANE_GROUPS];
+    for (size_t i = 2; i < MT_N; i++) {
         for (int g = 0; g < LANE_GROUPS; g++) {
             previous[g] = (mt[i][g] ^ ((previous[g] ^ (previous[g] >> 30)) * 1566083941U))
                 - (uint32_t)i;
-            mt[i][g] = previous[g];
+            ring[i & 7][g] = previous[g];
         }
-        i++;
-        if (i >= MT_N) {
+        if (i < 8) {
             for (int g = 0; g < LANE_GROUPS; g++) {
-                mt[0][g] = previous[g];
+                first[i][g] = previous[g];
             }
-            i = 1;
-        }
-    }
-    for (int g = 0; g < groups; g++) {
-        int lanes = count - g * VECTOR_LANES < VECTOR_LANES ? count - g * VECTOR_LANES
-            : VECTOR_LANES;
-        py_random *group = rngs + g * VECTOR_LANES;
-        if (lanes == VECTOR_LANES) {
-            for (size_t w = 0; w < MT_N; w += 8) {
+        } else if ((i & 7) == 7) {
+            for (int g = 0; g < LANE_GROUPS; g++) {
                 lanes_u32 rows[8];
                 for (int r = 0; r < 8; r++) {
-                    rows[r] = mt[w + r][g];
+                    rows[r] = ring[r][g];
                 }
-                transpose8(rows);
-                for (int lane = 0; lane < VECTOR_LANES; lane++) {
-                    memcpy(group[lane].state + w, &rows[lane], sizeof rows[lane]);
-                }
-            }
-        } else {
-            for (int lane = 0; lane < lanes; lane++) {
-                for (size_t w = 1; w < MT_N; w++) {
-                    group[lane].state[w] = mt[w][g][lane];
-                }
+                store_block(rngs, count, g, i - 7, rows);
             }
         }
     }
+    for (int g = 0; g < LANE_GROUPS; g++) {
+        first[1][g] = (mt[1][g] ^ ((previous[g] ^ (previous[g] >> 30)) * 1566083941U)) - 1U;
+        first[0][g] = (lanes_u32){0} + 0x80000000U;
+        lanes_u32 rows[8];
+        for (int r = 0; r < 8; r++) {
+            rows[r] = first[r][g];
+        }
+        store_block(rngs, count, g, 0, rows);
+    }
     for (int lane = 0; lane < count; lane++) {
-        rngs[lane].state[0] = 0x80000000U;
         rngs[lane].index = MT_N;
         rngs[lane].ready = MT_N;
     }
@@ -386,11 +380,12 @@ void py_random_u32s(py_random *rng, uint32_t *out, int count) {
 
 /* Python: int.from_bytes(text + sha512(text).digest(), "big"), then its 32-bit words from
  * the least significant one (the text starts with a non-zero byte). Returns the count. */
-static size_t text_key(const char *text, size_t length, uint32_t key[32]) {
+static size_t key_of_digest(const char *text, size_t length, const unsigned char digest[64],
+                            uint32_t key[32]) {
     unsigned char bytes[128], reversed[132];
     size_t total = length + 64;
     memcpy(bytes, text, length);
-    sha512_short((const unsigned char *)text, length, bytes + length);
+    memcpy(bytes + length, digest, 64);
     for (size_t i = 0; i < total; i++) {
         reversed[i] = bytes[total - 1 - i];
     }
@@ -404,6 +399,102 @@ static size_t text_key(const char *text, size_t length, uint32_t key[32]) {
     return words;
 }
 
+static size_t text_key(const char *text, size_t length, uint32_t key[32]) {
+    unsigned char digest[64];
+    sha512_short((const unsigned char *)text, length, digest);
+    return key_of_digest(text, length, digest, key);
+}
+
+#ifdef HAVE_LANES
+/* sha512_short for PY_RANDOM_LANES texts of one length (one block: at most 111 bytes), four
+ * lanes to a vector (AVX2's 256 bits). */
+typedef uint64_t lanes_u64 __attribute__((vector_size(32)));
+#define SHA_LANES 4
+#define ROTR_LANES(x, n) ((x) >> (n) | (x) << (64 - (n)))
+
+static inline __attribute__((always_inline)) void sha512_lanes_body(
+    const char *const *texts, size_t length, int count, unsigned char digests[][64]) {
+    static const uint64_t start[8] = {
+        0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+        0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+        0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
+    };
+    for (int first = 0; first < count; first += SHA_LANES) {
+        lanes_u64 w[16];
+        for (int lane = 0; lane < SHA_LANES; lane++) {
+            unsigned char block[128]; /* lanes past count hash the first text */
+            const char *text = texts[first + lane < count ? first + lane : 0];
+            memset(block, 0, sizeof block);
+            memcpy(block, text, length);
+            block[length] = 0x80;
+            uint64_t bits = (uint64_t)length * 8;
+            for (int b = 0; b < 8; b++) {
+                block[127 - b] = (unsigned char)(bits >> (8 * b));
+            }
+            for (int t = 0; t < 16; t++) {
+                const unsigned char *b = block + t * 8;
+                w[t][lane] = (uint64_t)b[0] << 56 | (uint64_t)b[1] << 48
+                    | (uint64_t)b[2] << 40 | (uint64_t)b[3] << 32 | (uint64_t)b[4] << 24
+                    | (uint64_t)b[5] << 16 | (uint64_t)b[6] << 8 | (uint64_t)b[7];
+            }
+        }
+        lanes_u64 a = (lanes_u64){0} + start[0], b = (lanes_u64){0} + start[1];
+        lanes_u64 c = (lanes_u64){0} + start[2], d = (lanes_u64){0} + start[3];
+        lanes_u64 e = (lanes_u64){0} + start[4], f = (lanes_u64){0} + start[5];
+        lanes_u64 g = (lanes_u64){0} + start[6], h = (lanes_u64){0} + start[7];
+        for (int t = 0; t < 80; t++) {
+            if (t >= 16) { /* the schedule in a ring of 16 */
+                lanes_u64 w15 = w[(t - 15) & 15], w2 = w[(t - 2) & 15];
+                lanes_u64 s0 = ROTR_LANES(w15, 1) ^ ROTR_LANES(w15, 8) ^ (w15 >> 7);
+                lanes_u64 s1 = ROTR_LANES(w2, 19) ^ ROTR_LANES(w2, 61) ^ (w2 >> 6);
+                w[t & 15] = w[t & 15] + s0 + w[(t - 7) & 15] + s1;
+            }
+            lanes_u64 s1 = ROTR_LANES(e, 14) ^ ROTR_LANES(e, 18) ^ ROTR_LANES(e, 41);
+            lanes_u64 ch = (e & f) ^ (~e & g);
+            lanes_u64 t1 = h + s1 + ch + SHA512_K[t] + w[t & 15];
+            lanes_u64 s0 = ROTR_LANES(a, 28) ^ ROTR_LANES(a, 34) ^ ROTR_LANES(a, 39);
+            lanes_u64 maj = (a & b) ^ (a & c) ^ (b & c);
+            lanes_u64 t2 = s0 + maj;
+            h = g; g = f; f = e; e = d + t1;
+            d = c; c = b; b = a; a = t1 + t2;
+        }
+        lanes_u64 hash[8] = {a + start[0], b + start[1], c + start[2], d + start[3],
+                             e + start[4], f + start[5], g + start[6], h + start[7]};
+        for (int lane = 0; lane < SHA_LANES && first + lane < count; lane++) {
+            for (int i = 0; i < 8; i++) {
+                for (int byte = 0; byte < 8; byte++) {
+                    digests[first + lane][i * 8 + byte]
+                        = (unsigned char)(hash[i][lane] >> (56 - 8 * byte));
+                }
+            }
+        }
+    }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx2"))) static void sha512_lanes_avx2(
+    const char *const *texts, size_t length, int count, unsigned char digests[][64]) {
+    sha512_lanes_body(texts, length, count, digests);
+}
+#endif
+
+static void sha512_lanes_plain(const char *const *texts, size_t length, int count,
+                               unsigned char digests[][64]) {
+    sha512_lanes_body(texts, length, count, digests);
+}
+
+static void sha512_lanes(const char *const *texts, size_t length, int count,
+                         unsigned char digests[][64]) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (__builtin_cpu_supports("avx2")) {
+        sha512_lanes_avx2(texts, length, count, digests);
+        return;
+    }
+#endif
+    sha512_lanes_plain(texts, length, count, digests);
+}
+#endif
+
 void py_random_seed_text(py_random *rng, const char *text, size_t length) {
     uint32_t key[32];
     size_t words = text_key(text, length, key);
@@ -415,9 +506,24 @@ void py_random_seed_texts(py_random *rngs, const char *const *texts, const size_
     uint32_t keys[PY_RANDOM_LANES][32];
     size_t words[PY_RANDOM_LANES];
     int same = 1;
+#ifdef HAVE_LANES
+    int one_length = count >= VECTOR_LANES && lengths[0] <= 111;
     for (int lane = 0; lane < count; lane++) {
-        words[lane] = text_key(texts[lane], lengths[lane], keys[lane]);
-        same &= words[lane] == words[0];
+        one_length &= lengths[lane] == lengths[0];
+    }
+    if (one_length) {
+        unsigned char digests[PY_RANDOM_LANES][64];
+        sha512_lanes(texts, lengths[0], count, digests);
+        for (int lane = 0; lane < count; lane++) {
+            words[lane] = key_of_digest(texts[lane], lengths[lane], digests[lane], keys[lane]);
+        }
+    } else
+#endif
+    {
+        for (int lane = 0; lane < count; lane++) {
+            words[lane] = text_key(texts[lane], lengths[lane], keys[lane]);
+            same &= words[lane] == words[0];
+        }
     }
 #ifdef HAVE_LANES
     if (same && count >= VECTOR_LANES && init_by_array_lanes(rngs, count, keys, words[0]) == 0) {
