@@ -537,6 +537,61 @@ static inline void table_insert(int8_t *table, uint32_t *used, unsigned mask, in
     }
 }
 
+/* table_insert for the table of 32: the home slot or the first free of the 9 after it in
+ * one step (the perturbed probes only when all ten are taken). */
+static inline void table32_insert(int8_t *table, uint32_t *used, int key) {
+    unsigned i = (unsigned)key & 31;
+    uint32_t window = ~*used >> i & (i + 9 <= 31 ? 0x3ffu : 1u);
+    if (window) {
+        unsigned j = i + (unsigned)__builtin_ctz(window);
+        table[j] = (int8_t)key;
+        *used |= 1u << j;
+        return;
+    }
+    table_insert(table, used, 31, key);
+}
+
+/* The cards of hits in set(hand) order when two of the hand's distinct cards share a slot
+ * (fewer than 19 of them): the tables built as hand_set builds them. */
+static int collided_order(const uno_state *s, int seat, uint64_t hits, uint8_t *out) {
+    const uint8_t *hand = s->hand[seat];
+    uint64_t seen = 0, all = s->held[seat];
+    uint8_t distinct[NUM_CARDS];
+    int n = 0, size = s->hand_len[seat];
+    for (int i = 0; i < size && seen != all; i++) { /* first copies, in hand order */
+        uint64_t bit = 1ULL << hand[i];
+        distinct[n] = hand[i];
+        n += !(seen & bit);
+        seen |= bit;
+    }
+    int8_t small[8], table[32];
+    uint32_t small_used = 0, used = 0;
+    int first = n < 5 ? n : 5, k = 0;
+    for (int i = 0; i < first; i++) {
+        table_insert(small, &small_used, 7, distinct[i]);
+    }
+    if (n < 5) {
+        for (; small_used; small_used &= small_used - 1) {
+            int card = small[__builtin_ctz(small_used)];
+            out[k] = (uint8_t)card;
+            k += (int)(hits >> card & 1);
+        }
+        return k;
+    }
+    for (; small_used; small_used &= small_used - 1) {
+        table32_insert(table, &used, small[__builtin_ctz(small_used)]);
+    }
+    for (int i = 5; i < n; i++) {
+        table32_insert(table, &used, distinct[i]);
+    }
+    for (; used; used &= used - 1) {
+        int card = table[__builtin_ctz(used)];
+        out[k] = (uint8_t)card;
+        k += (int)(hits >> card & 1);
+    }
+    return k;
+}
+
 /* The distinct cards of a hand in the order CPython iterates set(hand): a set built by
  * adding the cards in hand order starts with 8 slots, has 32 from the 5th distinct card
  * (the first five re-inserted in slot order) and 128 from the 19th, where every card sits
@@ -605,11 +660,11 @@ static int hand_set(const uno_state *s, int seat, uint8_t *out) {
         return k;
     }
     while (small_used) {
-        table_insert(table, &used, 31, small[__builtin_ctz(small_used)]);
+        table32_insert(table, &used, small[__builtin_ctz(small_used)]);
         small_used &= small_used - 1;
     }
     for (int i = 5; i < n; i++) {
-        table_insert(table, &used, 31, distinct[i]);
+        table32_insert(table, &used, distinct[i]);
     }
     int k = 0;
     while (used) {
@@ -679,13 +734,7 @@ static int in_set_order(const uno_state *s, int seat, uint64_t hits, uint8_t *ou
             return k;
         }
     }
-    uint8_t cards[NUM_CARDS];
-    int n = hand_set(s, seat, cards);
-    for (int i = 0; i < n; i++) {
-        out[k] = cards[i];
-        k += (int)(hits >> cards[i] & 1);
-    }
-    return k;
+    return collided_order(s, seat, hits, out);
 }
 
 /* The cards of a hand that may be played now, in set(hand) order. */

@@ -26,13 +26,30 @@ static int simple_turn_move(const uno_state *s, int seat, py_random *rng, int32_
     int plays = (count + 3 * wild) << uno_variants;
     int uno = s->hand_len[seat] <= 2 && !(s->uno >> seat & 1);
     unsigned targets = s->catchable & ~(1u << seat);
-    int n = plays + 1 + uno + count_bits(targets);
-    int index = (int)(py_random_random(rng) * n);
+    int n = plays + 1 + uno + (targets ? count_bits(targets) : 0);
+    int index;
+    if (plays && py_random_reserve(rng, 4)) {
+        /* the draw, picked with plays to make, gives way to a second pick among them: both
+         * read ahead, the second taken only then (no branch on the first pick) */
+        index = (int)(py_random_peek(rng, 0) * n);
+        int again = (int)(py_random_peek(rng, 2) * plays), redraw = index == plays;
+        rng->index += 2 + 2 * redraw;
+        index += (again - index) & -redraw;
+    } else {
+        index = (int)(py_random_random(rng) * n);
+        if (index == plays && plays) {
+            index = (int)(py_random_random(rng) * plays);
+        }
+    }
     if (index < plays) {
-        *move = simple_play(cards, uno_variants, index);
+        if (!wild) {
+            int card = cards[index >> uno_variants];
+            *move = move_encode(K_PLAY, card, -1, -1, -1, index & uno_variants);
+        } else {
+            *move = simple_play(cards, uno_variants, index);
+        }
     } else if (index == plays) {
-        *move = plays ? simple_play(cards, uno_variants, (int)(py_random_random(rng) * plays))
-            : K_DRAW;
+        *move = K_DRAW;
     } else if (index == plays + 1 && uno) {
         *move = K_UNO;
     } else {
