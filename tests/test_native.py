@@ -99,13 +99,13 @@ def test_random_rounds_match_the_engines_playouts() -> None:
 
 @needs_core
 def test_batched_rounds_match_the_engine_across_seeding_lanes() -> None:
-    """random_rounds seeds the deals eight at a time (vector lanes); a batch whose texts
-    change length ("99/0" to "100/0": 17 to 18 key words) is seeded one by one. Either way
-    each round is the engine's: the same moves and winner as Game.new plus
-    play_random_round(Random(seed))."""
+    """random_rounds seeds the deals 32 at a time (vector lanes; a short batch of 8 or more
+    fills its unused lanes); a batch whose texts change length ("99/0" to "100/0": 17 to 18
+    key words), or of fewer than 8, is seeded one by one. Either way each round is the
+    engine's: the same moves and winner as Game.new plus play_random_round(Random(seed))."""
     assert CORE is not None
     table = rules_tuple(Rules())
-    for players, first, count in ((4, 0, 17), (3, 90, 21), (2, 1_000_003, 9)):
+    for players, first, count in ((4, 0, 17), (3, 90, 21), (2, 1_000_003, 9), (4, 200, 75)):
         moves, wins = 0, [0] * players
         for seed in range(first, first + count):
             game = Game.new(players, Rules(), seed)

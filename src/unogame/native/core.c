@@ -1,7 +1,6 @@
 /* The rules of unogame.engine.game, step for step (see that module for the reasons). */
 #include "core.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #define WILD_RANK(c) ((c) - 39)
@@ -66,39 +65,109 @@ static inline int mod(int value, int players) {
     return r < 0 ? r + players : r;
 }
 
+/* mod(seat + step, players) for a seat in range and a step of -1 or 1, without a division */
+static inline int next_seat(int seat, int step, int players) {
+    int r = seat + step;
+    r += players & -(r < 0);
+    r -= players & -(r >= players);
+    return r;
+}
+
+/* The decimal digits of value, as printf's %lld; returns the length. */
+static int decimal(char *text, int64_t value) {
+    char digits[24];
+    int length = 0, n = 0;
+    uint64_t magnitude = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
+    if (value < 0) {
+        text[length++] = '-';
+    }
+    do {
+        digits[n++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    while (n) {
+        text[length++] = digits[--n];
+    }
+    return length;
+}
+
+/* f"{seed}/{count}" into text (at least 48 bytes); returns its length. */
+static int seed_text(char *text, int64_t seed, int32_t count) {
+    int length = decimal(text, seed);
+    text[length++] = '/';
+    return length + decimal(text + length, count);
+}
+
 static void next_rng(uno_state *s, py_random *rng) {
     char text[48];
-    int length = snprintf(text, sizeof text, "%lld/%d", (long long)s->seed, (int)s->shuffles);
+    int length = seed_text(text, s->seed, s->shuffles);
     py_random_seed_text(rng, text, (size_t)length);
     s->shuffles++;
 }
 
 /* Sort by random keys, as list.sort(key=...) does: stable, keys drawn in list order.
  * A key times 2**53 is an exact integer; packed with the card's index it makes distinct
- * 60-bit words, sorted by buckets on the top bits and then insertion. */
+ * 60-bit words, put in 256 buckets by their top bits, then each bucket of two or more
+ * sorted by insertion (about twenty buckets of a full deck's). */
 void uno_shuffle(py_random *rng, uint8_t *cards, int count) {
     uint64_t words[MAX_CARDS], sorted[MAX_CARDS];
-    int starts[257] = {0};
+    uint32_t raw[2 * MAX_CARDS];
+    uint8_t fill[256]; /* bucket sizes, then where each bucket's next word goes */
+    memset(fill, 0, sizeof fill);
+    py_random_u32s(rng, raw, 2 * count);
     for (int i = 0; i < count; i++) { /* random() * 2**53, exactly: 27 + 26 bits */
-        uint64_t high = py_random_u32(rng) >> 5;
-        uint64_t key = high << 26 | py_random_u32(rng) >> 6;
+        uint64_t high = raw[2 * i] >> 5;
+        uint64_t key = high << 26 | raw[2 * i + 1] >> 6;
         words[i] = key << 7 | (uint64_t)i;
-        starts[(key >> 45) + 1]++;
+        fill[key >> 45]++;
     }
+    uint64_t crowded[32]; /* per 8 buckets: bit 8b + 7 for bucket b holding two or more */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t carry = 0; /* the starts, 8 buckets a word: in-word prefix sums by a multiply */
+    for (int w = 0; w < 32; w++) {  /* (no byte passes 128, so none carries into the next) */
+        uint64_t sizes;
+        memcpy(&sizes, fill + 8 * w, sizeof sizes);
+        uint64_t two = sizes & 0xfefefefefefefefeULL;
+        crowded[w] = (((two & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | two)
+            & 0x8080808080808080ULL;
+        uint64_t through = sizes * 0x0101010101010101ULL;
+        uint64_t starts = through - sizes + carry * 0x0101010101010101ULL;
+        memcpy(fill + 8 * w, &starts, sizeof starts);
+        carry += through >> 56;
+    }
+#else
+    int start = 0;
+    memset(crowded, 0, sizeof crowded);
     for (int b = 0; b < 256; b++) {
-        starts[b + 1] += starts[b];
+        int size = fill[b];
+        crowded[b >> 3] |= (uint64_t)(size >= 2) << (8 * (b & 7) + 7);
+        fill[b] = (uint8_t)start;
+        start += size;
     }
+#endif
     for (int i = 0; i < count; i++) {
-        sorted[starts[words[i] >> 52]++] = words[i];
+        sorted[fill[words[i] >> 52]++] = words[i];
     }
-    for (int i = 1; i < count; i++) {
-        uint64_t word = sorted[i];
-        int j = i - 1;
-        while (j >= 0 && sorted[j] > word) {
-            sorted[j + 1] = sorted[j];
-            j--;
+    for (int w = 0; w < 32; w++) {
+        for (uint64_t bits = crowded[w]; bits; bits &= bits - 1) {
+            int b = 8 * w + (__builtin_ctzll(bits) >> 3);
+            int first = b ? fill[b - 1] : 0, end = fill[b]; /* fill[b]: bucket b's end */
+            if (end - first == 2) { /* most: a compare and swap without a branch */
+                uint64_t low = sorted[first], high = sorted[first + 1];
+                sorted[first] = low < high ? low : high;
+                sorted[first + 1] = low < high ? high : low;
+                continue;
+            }
+            for (int i = first + 1; i < end; i++) {
+                uint64_t word = sorted[i];
+                int j = i - 1;
+                while (j >= first && sorted[j] > word) {
+                    sorted[j + 1] = sorted[j];
+                    j--;
+                }
+                sorted[j + 1] = word;
+            }
         }
-        sorted[j + 1] = word;
     }
     uint8_t original[MAX_CARDS];
     memcpy(original, cards, (size_t)count);
@@ -107,23 +176,41 @@ void uno_shuffle(py_random *rng, uint8_t *cards, int count) {
     }
 }
 
+/* The deck in card order (full_deck), as CARD_COPIES lists it. */
+static const uint8_t FULL_DECK[112] = {
+    0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
+    14, 14, 15, 15, 16, 16, 17, 17, 18, 18, 19, 19, 20, 20, 21, 21, 22, 22, 23, 23, 24, 24, 25, 25, 26, 27,
+    27, 28, 28, 29, 29, 30, 30, 31, 31, 32, 32, 33, 33, 34, 34, 35, 35, 36, 36, 37, 37, 38, 38, 39, 40, 40,
+    41, 41, 42, 42, 43, 43, 44, 44, 45, 45, 46, 46, 47, 47, 48, 48, 49, 49, 50, 50, 51, 51, 52, 52, 52, 52,
+    53, 53, 53, 53, 54, 55, 55, 55,
+};
+
 static int full_deck(uint8_t *deck) {
-    int n = 0;
-    for (int card = 0; card < NUM_CARDS; card++) {
-        for (int copy = 0; copy < CARD_COPIES[card]; copy++) {
-            deck[n++] = (uint8_t)card;
-        }
-    }
-    return n;
+    memcpy(deck, FULL_DECK, sizeof FULL_DECK);
+    return (int)sizeof FULL_DECK;
 }
 
-static int in_hand(const uno_state *s, int seat, int card) {
-    for (int i = 0; i < s->hand_len[seat]; i++) {
-        if (s->hand[seat][i] == card) {
-            return 1;
-        }
+static inline int in_hand(const uno_state *s, int seat, int card) {
+    return (int)(s->held[seat] >> card & 1);
+}
+
+static uint64_t hand_mask(const uint8_t *hand, int length) {
+    uint64_t mask = 0;
+    for (int i = 0; i < length; i++) {
+        mask |= 1ULL << (hand[i] & 63);
     }
-    return 0;
+    return mask;
+}
+
+void uno_hand_changed(uno_state *s, int seat) {
+    s->held[seat] = hand_mask(s->hand[seat], s->hand_len[seat]);
+}
+
+/* Appends cards to a hand. */
+static void add_cards(uno_state *s, int seat, const uint8_t *cards, int count) {
+    memcpy(s->hand[seat] + s->hand_len[seat], cards, (size_t)count);
+    s->hand_len[seat] = (uint8_t)(s->hand_len[seat] + count);
+    s->held[seat] |= hand_mask(cards, count);
 }
 
 int uno_is_playable(const uno_state *s, int card) {
@@ -148,7 +235,6 @@ void uno_init(uno_state *s, int players, const uno_rules *rules, int64_t seed) {
     s->dealer = (int8_t)(players - 1);
     s->winner = -1;
     s->game_winner = -1;
-    set_clear(&s->catchable);
 }
 
 static int take_card(uno_state *s, uno_log *log);
@@ -164,10 +250,9 @@ static void give(uno_state *s, int seat, int count, uno_log *log, int reason) {
         drawn[n++] = (uint8_t)card;
     }
     if (n) {
-        memcpy(s->hand[seat] + s->hand_len[seat], drawn, (size_t)n);
-        s->hand_len[seat] = (uint8_t)(s->hand_len[seat] + n);
+        add_cards(s, seat, drawn, n);
         s->uno &= (uint16_t)~(1u << seat);
-        set_discard(&s->catchable, seat);
+        s->catchable &= (uint16_t)~(1u << seat);
     }
     int fields[3] = {seat, n, reason};
     log_cards(log, EV_DRAW, 3, fields, n, drawn);
@@ -181,19 +266,24 @@ static int deal(uno_state *s, const uint8_t *deck, int count, uno_log *log) {
     int start = log != NULL ? log->length : 0;
     int players = s->players, dealer = s->dealer, index = 0;
     memset(s->hand_len, 0, sizeof s->hand_len);
-    for (int round = 0; round < s->rules.hand_size; round++) {
-        for (int step = 1; step <= players; step++) {
-            int seat = (dealer + step) % players;
-            s->hand[seat][s->hand_len[seat]++] = deck[index++];
+    for (int round = 0, seat = dealer; round < s->rules.hand_size; round++) {
+        for (int step = 1; step <= players; step++) { /* from the dealer's left */
+            seat = next_seat(seat, 1, players);
+            s->hand[seat][round] = deck[index++];
         }
     }
-    s->draw_len = 0;
-    for (int i = count - 1; i >= index; i--) {
-        s->draw[s->draw_len++] = deck[i];
+    for (int seat = 0; seat < players; seat++) {
+        s->hand_len[seat] = (uint8_t)s->rules.hand_size;
+        uno_hand_changed(s, seat);
     }
+    int left_over = count - index;
+    for (int i = 0; i < left_over; i++) {
+        s->draw[i] = deck[count - 1 - i];
+    }
+    s->draw_len = (uint8_t)left_over;
     s->discard_len = 0;
     s->uno = 0;
-    set_clear(&s->catchable);
+    s->catchable = 0;
     s->winner = -1;
     s->pending.kind = P_NONE;
     s->direction = 1;
@@ -298,12 +388,11 @@ int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed, uno
 }
 
 void uno_first_rngs(int64_t first_seed, int count, py_random *rngs) {
-    char texts[PY_RANDOM_LANES][32];
+    char texts[PY_RANDOM_LANES][48];
     const char *starts[PY_RANDOM_LANES];
     size_t lengths[PY_RANDOM_LANES];
     for (int lane = 0; lane < count; lane++) {
-        int length = snprintf(texts[lane], sizeof texts[lane], "%lld/0",
-                              (long long)first_seed + lane);
+        int length = seed_text(texts[lane], first_seed + lane, 0);
         starts[lane] = texts[lane];
         lengths[lane] = (size_t)length;
     }
@@ -380,7 +469,7 @@ static void play_variants(const uno_state *s, int seat, int card, int32_t *moves
             return;
         }
         if (rules->seven_zero && rank == 0 && size > 1) {
-            after = s->hand_len[mod(seat - s->direction, players)];
+            after = s->hand_len[next_seat(seat, -s->direction, players)];
         } else {
             after = size - 1;
         }
@@ -417,7 +506,7 @@ static void play_variants(const uno_state *s, int seat, int card, int32_t *moves
         return;
     }
     if (card == CARD_WC && rules->custom_rule == CR_PASS_HANDS && size > 1) {
-        after = s->hand_len[mod(seat - s->direction, players)];
+        after = s->hand_len[next_seat(seat, -s->direction, players)];
     }
     for (int color = 0; color < 4; color++) {
         add_move(moves, n, move_encode(K_PLAY, card, color, -1, -1, 0), after);
@@ -446,6 +535,61 @@ static inline void table_insert(int8_t *table, uint32_t *used, unsigned mask, in
         perturb >>= 5;
         i = (i * 5 + 1 + perturb) & mask;
     }
+}
+
+/* table_insert for the table of 32: the home slot or the first free of the 9 after it in
+ * one step (the perturbed probes only when all ten are taken). */
+static inline void table32_insert(int8_t *table, uint32_t *used, int key) {
+    unsigned i = (unsigned)key & 31;
+    uint32_t window = ~*used >> i & (i + 9 <= 31 ? 0x3ffu : 1u);
+    if (window) {
+        unsigned j = i + (unsigned)__builtin_ctz(window);
+        table[j] = (int8_t)key;
+        *used |= 1u << j;
+        return;
+    }
+    table_insert(table, used, 31, key);
+}
+
+/* The cards of hits in set(hand) order when two of the hand's distinct cards share a slot
+ * (fewer than 19 of them): the tables built as hand_set builds them. */
+static int collided_order(const uno_state *s, int seat, uint64_t hits, uint8_t *out) {
+    const uint8_t *hand = s->hand[seat];
+    uint64_t seen = 0, all = s->held[seat];
+    uint8_t distinct[NUM_CARDS];
+    int n = 0, size = s->hand_len[seat];
+    for (int i = 0; i < size && seen != all; i++) { /* first copies, in hand order */
+        uint64_t bit = 1ULL << hand[i];
+        distinct[n] = hand[i];
+        n += !(seen & bit);
+        seen |= bit;
+    }
+    int8_t small[8], table[32];
+    uint32_t small_used = 0, used = 0;
+    int first = n < 5 ? n : 5, k = 0;
+    for (int i = 0; i < first; i++) {
+        table_insert(small, &small_used, 7, distinct[i]);
+    }
+    if (n < 5) {
+        for (; small_used; small_used &= small_used - 1) {
+            int card = small[__builtin_ctz(small_used)];
+            out[k] = (uint8_t)card;
+            k += (int)(hits >> card & 1);
+        }
+        return k;
+    }
+    for (; small_used; small_used &= small_used - 1) {
+        table32_insert(table, &used, small[__builtin_ctz(small_used)]);
+    }
+    for (int i = 5; i < n; i++) {
+        table32_insert(table, &used, distinct[i]);
+    }
+    for (; used; used &= used - 1) {
+        int card = table[__builtin_ctz(used)];
+        out[k] = (uint8_t)card;
+        k += (int)(hits >> card & 1);
+    }
+    return k;
 }
 
 /* The distinct cards of a hand in the order CPython iterates set(hand): a set built by
@@ -488,7 +632,7 @@ static int hand_set(const uno_state *s, int seat, uint8_t *out) {
         for (int i = 0; i < n; i++) {
             homes |= 1u << (distinct[i] & 7);
         }
-        if (__builtin_popcount(homes) == n) {
+        if (count_bits(homes) == n) {
             int8_t by_home[8];
             for (int i = 0; i < n; i++) {
                 by_home[distinct[i] & 7] = (int8_t)distinct[i];
@@ -516,11 +660,11 @@ static int hand_set(const uno_state *s, int seat, uint8_t *out) {
         return k;
     }
     while (small_used) {
-        table_insert(table, &used, 31, small[__builtin_ctz(small_used)]);
+        table32_insert(table, &used, small[__builtin_ctz(small_used)]);
         small_used &= small_used - 1;
     }
     for (int i = 5; i < n; i++) {
-        table_insert(table, &used, 31, distinct[i]);
+        table32_insert(table, &used, distinct[i]);
     }
     int k = 0;
     while (used) {
@@ -530,10 +674,8 @@ static int hand_set(const uno_state *s, int seat, uint8_t *out) {
     return k;
 }
 
-/* The cards of a hand that may be played now (R4.1), in set(hand) order: straight from
- * the bit mask of the hand when the table is sorted or has no collision (most hands), else
- * through hand_set. */
-static int playable_cards(const uno_state *s, int seat, uint8_t *out) {
+/* The cards that may be played now (R4.1), as a bit mask. */
+static uint64_t playable_mask(const uno_state *s) {
     int color = s->color;
     int top_rank = s->discard_len ? CARD_RANK[s->discard[s->discard_len - 1]] : -1;
     uint64_t playable = 0xfULL << CARD_WILD;
@@ -543,51 +685,84 @@ static int playable_cards(const uno_state *s, int seat, uint8_t *out) {
     if (top_rank >= 0 && top_rank < 13) {
         playable |= 0x0000008004002001ULL << top_rank; /* the rank in the four colours */
     }
-    uint64_t seen = 0;
-    uint32_t homes = 0, collide = 0; /* home slots in the table of 8 */
-    uint8_t by_home[8];
-    const uint8_t *hand = s->hand[seat];
-    int distinct = 0, k = 0;
-    for (int i = 0; i < s->hand_len[seat]; i++) {
-        int card = hand[i];
-        uint64_t bit = 1ULL << card;
-        uint32_t fresh = !(seen & bit), home = 1u << (card & 7);
-        seen |= bit;
-        distinct += (int)fresh;
-        collide |= fresh & ((homes & home) != 0);
-        homes |= home;
-        by_home[card & 7] = (uint8_t)card;
+    return playable;
+}
+
+/* The cards of ``hits`` (a subset of the seat's hand) in set(hand) order: straight from
+ * the hand's bit mask when there is one or the table is sorted or has no collision (most
+ * hands), else through hand_set. */
+static int in_set_order(const uno_state *s, int seat, uint64_t hits, uint8_t *out) {
+    int k = 0;
+    if (!(hits & (hits - 1))) { /* none or one: no order to find */
+        out[0] = (uint8_t)__builtin_ctzll(hits | 1ULL << 63);
+        return hits != 0;
     }
-    uint32_t low = (uint32_t)seen, high = (uint32_t)(seen >> 32);
-    if (distinct < 5 && !collide) {
-        for (; homes; homes &= homes - 1) {
-            int card = by_home[__builtin_ctz(homes)];
-            out[k] = (uint8_t)card;
-            k += (int)(playable >> card & 1);
+    uint64_t seen = s->held[seat], rest = seen;
+    for (int i = 0; i < 4; i++) {
+        rest &= rest - 1;
+    }
+    if (!rest) { /* at most 4 cards: the table of 8 slots, each card at card & 7 unless two
+                    share it (then they are 8, 16, ... 48 apart) */
+        uint64_t shared = seen & (seen >> 8 | seen >> 16 | seen >> 24 | seen >> 32
+                                  | seen >> 40 | seen >> 48);
+        if (!shared) {
+            uint8_t by_home[8];
+            uint32_t slots = 0;
+            for (uint64_t bits = hits; bits; bits &= bits - 1) {
+                int card = __builtin_ctzll(bits);
+                by_home[card & 7] = (uint8_t)card;
+                slots |= 1u << (card & 7);
+            }
+            for (; slots; slots &= slots - 1) {
+                out[k++] = by_home[__builtin_ctz(slots)];
+            }
+            return k;
         }
-        return k;
-    }
-    if (distinct >= 19) {
-        for (uint64_t bits = seen & playable; bits; bits &= bits - 1) {
+    } else if (count_bits(seen) >= 19) {
+        for (uint64_t bits = hits; bits; bits &= bits - 1) {
             out[k++] = (uint8_t)__builtin_ctzll(bits);
         }
         return k;
-    }
-    if (distinct >= 5 && !(low & high)) {
-        uint32_t slots = (low & (uint32_t)playable) | (high & (uint32_t)(playable >> 32));
-        for (; slots; slots &= slots - 1) {
-            int slot = __builtin_ctz(slots);
-            out[k++] = (uint8_t)(low >> slot & 1 ? slot : slot + 32);
+    } else {
+        uint32_t low = (uint32_t)seen, high = (uint32_t)(seen >> 32);
+        if (!(low & high)) { /* the table of 32: each card at card & 31 */
+            uint32_t slots = (uint32_t)hits | (uint32_t)(hits >> 32);
+            for (; slots; slots &= slots - 1) {
+                int slot = __builtin_ctz(slots);
+                out[k++] = (uint8_t)(low >> slot & 1 ? slot : slot + 32);
+            }
+            return k;
         }
-        return k;
     }
-    uint8_t cards[NUM_CARDS];
-    int n = hand_set(s, seat, cards);
-    for (int i = 0; i < n; i++) {
-        out[k] = cards[i];
-        k += (int)(playable >> cards[i] & 1);
+    return collided_order(s, seat, hits, out);
+}
+
+/* The cards of a hand that may be played now, in set(hand) order. */
+static int playable_cards(const uno_state *s, int seat, uint8_t *out) {
+    return in_set_order(s, seat, s->held[seat] & playable_mask(s), out);
+}
+
+int uno_simple_plays(const uno_state *s, int seat, uint8_t *cards, int *colour_only,
+                     int *uno_variants) {
+    const uno_rules *rules = &s->rules;
+    uint64_t hits = s->held[seat] & playable_mask(s);
+    uint64_t special = 1ULL << CARD_WS, wild = 3ULL << CARD_WILD; /* play_shape's */
+    if (rules->seven_zero) {
+        special |= 0x0000408204102081ULL; /* the 0s and 7s */
     }
-    return k;
+    if (rules->custom_rule == CR_CHOSEN_DRAW || rules->custom_rule == CR_DISCARD_COLOR
+        || rules->custom_rule == CR_PASS_HANDS) {
+        special |= 1ULL << CARD_WC;
+    } else {
+        wild |= 1ULL << CARD_WC;
+    }
+    if (hits & special) {
+        return -1;
+    }
+    static const int8_t BITS4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    *colour_only = BITS4[(hits & wild) >> CARD_WILD];
+    *uno_variants = s->hand_len[seat] == 2;
+    return in_set_order(s, seat, hits, cards);
 }
 
 static void turn_moves(const uno_state *s, int seat, int32_t *moves, int *n) {
@@ -666,12 +841,9 @@ int uno_legal_moves(const uno_state *s, int seat, int32_t *moves) {
             || (seat == s->turn && kind != P_CHALLENGE && kind != P_STACK))) {
         moves[n++] = K_UNO;
     }
-    if (s->catchable.used) {  /* in seat order: a position read back lists the same */
-        for (int target = 0; target < s->players; target++) {
-            if (target != seat && set_contains(&s->catchable, target)) {
-                moves[n++] = move_encode(K_CATCH, -1, -1, target, -1, 0);
-            }
-        }
+    /* in seat order, as the reference lists them */
+    for (unsigned targets = s->catchable & ~(1u << seat); targets; targets &= targets - 1) {
+        moves[n++] = move_encode(K_CATCH, -1, -1, __builtin_ctz(targets), -1, 0);
     }
     return n;
 }
@@ -699,7 +871,7 @@ static int take_card(uno_state *s, uno_log *log) {
 
 static void skip_to_next(uno_state *s, int skipped, uno_log *log) {
     log_event(log, EV_SKIP, 1, &skipped);
-    s->turn = (int8_t)mod(skipped + s->direction, s->players);
+    s->turn = (int8_t)next_seat(skipped, s->direction, s->players);
 }
 
 static void swap_hands(uno_state *s, int seat, int target, uno_log *log) {
@@ -710,6 +882,9 @@ static void swap_hands(uno_state *s, int seat, int target, uno_log *log) {
     s->hand_len[seat] = s->hand_len[target];
     memcpy(s->hand[target], buffer, length);
     s->hand_len[target] = length;
+    uint64_t held = s->held[seat];
+    s->held[seat] = s->held[target];
+    s->held[target] = held;
     s->uno &= (uint16_t)~(1u << seat | 1u << target);
     int fields[2] = {seat, target};
     log_event(log, EV_SWAP, 2, fields);
@@ -720,13 +895,14 @@ static void pass_hands(uno_state *s, uno_log *log) {
     uint8_t hands[MAX_PLAYERS][MAX_CARDS];
     uint8_t lengths[MAX_PLAYERS];
     for (int seat = 0; seat < players; seat++) {
-        int to = mod(seat + s->direction, players);
+        int to = next_seat(seat, s->direction, players);
         memcpy(hands[to], s->hand[seat], s->hand_len[seat]);
         lengths[to] = s->hand_len[seat];
     }
     for (int seat = 0; seat < players; seat++) {
         memcpy(s->hand[seat], hands[seat], lengths[seat]);
         s->hand_len[seat] = lengths[seat];
+        uno_hand_changed(s, seat);
     }
     s->uno = 0;
     int direction = s->direction;
@@ -736,8 +912,8 @@ static void pass_hands(uno_state *s, uno_log *log) {
 static void end_round(uno_state *s, int seat, int card, int stacked, uno_log *log) {
     s->winner = (int8_t)seat;
     s->pending.kind = P_NONE;
-    set_clear(&s->catchable);
-    int victim = mod(seat + s->direction, s->players);
+    s->catchable = 0;
+    int victim = next_seat(seat, s->direction, s->players);
     if (card < CARD_WILD && CARD_RANK[card] == RANK_DRAW_TWO) {
         give(s, victim, stacked + 2, log, R_DRAW_TWO);
     } else if (card == CARD_WD4) {
@@ -769,7 +945,7 @@ static void set_pending(uno_state *s, int kind, int by, int color, int guilty, i
 static int custom(uno_state *s, int seat, int32_t code, uno_log *log, int *changed) {
     int rule = s->rules.custom_rule, count = s->rules.custom_count;
     int players = s->players, direction = s->direction;
-    int following = mod(seat + direction, players);
+    int following = next_seat(seat, direction, players);
     if (rule != CR_NONE) {
         int fields[2] = {seat, rule};
         log_event(log, EV_CUSTOM, 2, fields);
@@ -810,6 +986,7 @@ static int custom(uno_state *s, int seat, int32_t code, uno_log *log, int *chang
         }
         if (n) {
             s->hand_len[seat] = (uint8_t)kept;
+            uno_hand_changed(s, seat);
             uint8_t top = s->discard[--s->discard_len];
             memcpy(s->discard + s->discard_len, discarded, (size_t)n);
             s->discard_len = (uint8_t)(s->discard_len + n);
@@ -841,6 +1018,53 @@ static int custom(uno_state *s, int seat, int32_t code, uno_log *log, int *chang
     return 1;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The bytes of x that are 0, as their top bits (exact: no borrow between bytes). */
+static inline uint64_t zero_bytes(uint64_t x) {
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+    return ~(((x & low7) + low7) | x | low7);
+}
+
+static inline uint64_t bytes_below(int count) { /* the low ``count`` bytes, 0 <= count <= 8 */
+    return count >= 8 ? ~0ULL : (1ULL << (8 * count)) - 1;
+}
+#endif
+
+/* Takes the first copy of card out of a hand (the cards after it move up); returns how
+ * many copies it held. Hands of up to 16 cards as two 64-bit words, without a branch per
+ * card (the bytes past the hand's end are scratch). */
+static int remove_card(uint8_t *hand, int size, int card) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (size <= 16) {
+        const uint64_t ones = 0x0101010101010101ULL;
+        uint64_t low, high, pattern = (uint64_t)card * ones;
+        memcpy(&low, hand, sizeof low);
+        memcpy(&high, hand + 8, sizeof high);
+        uint64_t in_low = zero_bytes(low ^ pattern) & bytes_below(size);
+        uint64_t in_high = zero_bytes(high ^ pattern) & bytes_below(size - 8 > 0 ? size - 8 : 0);
+        int copies = (int)((((in_low >> 7) + (in_high >> 7)) * ones) >> 56);
+        if (in_low) {
+            uint64_t keep = bytes_below(__builtin_ctzll(in_low) >> 3);
+            low = (low & keep) | (low >> 8 & ~keep) | high << 56;
+            high >>= 8;
+        } else if (in_high) {
+            uint64_t keep = bytes_below(__builtin_ctzll(in_high) >> 3);
+            high = (high & keep) | (high >> 8 & ~keep);
+        }
+        memcpy(hand, &low, sizeof low);
+        memcpy(hand + 8, &high, sizeof high);
+        return copies;
+    }
+#endif
+    int found = 0, copies = hand[size - 1] == card;
+    for (int i = 0; i < size - 1; i++) {
+        copies += hand[i] == card;
+        found |= hand[i] == card;
+        hand[i] = found ? hand[i + 1] : hand[i];
+    }
+    return copies;
+}
+
 static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
     int card = move_card(code);
     int players = s->players, direction = s->direction;
@@ -853,17 +1077,17 @@ static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
     }
     s->turn = (int8_t)seat;
     uint8_t *hand = s->hand[seat];
-    int size = s->hand_len[seat], at = -1;
-    for (int i = 0; i < size; i++) {
-        if (hand[i] == card) {
-            at = i;
-            break;
-        }
-    }
-    if (at < 0 || s->discard_len >= MAX_CARDS) {
+    int size = s->hand_len[seat];
+    if (size == 0 || s->discard_len >= MAX_CARDS) {
         return -1;
     }
-    memmove(hand + at, hand + at + 1, (size_t)(size - at - 1));
+    int copies = remove_card(hand, size, card);
+    if (!copies) {
+        return -1;
+    }
+    if (copies == 1) {
+        s->held[seat] &= ~(1ULL << card);
+    }
     s->hand_len[seat] = (uint8_t)(--size);
     int old_color = s->color;
     s->discard[s->discard_len++] = (uint8_t)card;
@@ -893,18 +1117,18 @@ static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
                 }
                 nchanged = players;
             }
-            s->turn = (int8_t)mod(seat + direction, players);
+            s->turn = (int8_t)next_seat(seat, direction, players);
         } else if (rank == RANK_SKIP) {
-            skip_to_next(s, mod(seat + direction, players), log);
+            skip_to_next(s, next_seat(seat, direction, players), log);
         } else if (rank == RANK_REVERSE) {
             s->direction = (int8_t)-direction;
             if (players == 2 && rules->two_player_reverse_skips) {
                 s->turn = (int8_t)seat;
             } else {
-                s->turn = (int8_t)mod(seat - direction, players);
+                s->turn = (int8_t)next_seat(seat, -direction, players);
             }
         } else {
-            int victim = mod(seat + direction, players);
+            int victim = next_seat(seat, direction, players);
             if (rules->stacking) {
                 set_pending(s, P_STACK, -1, -1, 0, stacked + 2);
                 s->turn = (int8_t)victim;
@@ -914,7 +1138,7 @@ static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
             }
         }
     } else if (card == CARD_WD4) {
-        int victim = mod(seat + direction, players), guilty = 0;
+        int victim = next_seat(seat, direction, players), guilty = 0;
         for (int i = 0; i < size; i++) {
             guilty |= CARD_COLOR[hand[i]] == old_color;
         }
@@ -932,11 +1156,11 @@ static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
         swap_hands(s, seat, move_target(code), log);
         changed[1] = move_target(code);
         nchanged = 2;
-        s->turn = (int8_t)mod(seat + direction, players);
+        s->turn = (int8_t)next_seat(seat, direction, players);
     } else if (card == CARD_WC) {
         nchanged = custom(s, seat, code, log, changed);
     } else {
-        s->turn = (int8_t)mod(seat + direction, players);
+        s->turn = (int8_t)next_seat(seat, direction, players);
     }
     if (move_uno(code)) {
         s->uno |= (uint16_t)(1u << seat);
@@ -944,7 +1168,7 @@ static int play(uno_state *s, int seat, int32_t code, uno_log *log) {
     for (int i = 0; i < nchanged; i++) {
         int other = changed[i];
         if (s->hand_len[other] == 1 && !(s->uno >> other & 1)) {
-            set_add(&s->catchable, other);
+            s->catchable |= (uint16_t)(1u << other);
         }
     }
     return 0;
@@ -971,8 +1195,7 @@ static void draw_move(uno_state *s, int seat, uno_log *log) {
         }
     }
     if (n) {
-        memcpy(s->hand[seat] + s->hand_len[seat], drawn, (size_t)n);
-        s->hand_len[seat] = (uint8_t)(s->hand_len[seat] + n);
+        add_cards(s, seat, drawn, n);
         s->uno &= (uint16_t)~(1u << seat);
     }
     int fields[3] = {seat, n, R_TURN};
@@ -984,7 +1207,7 @@ static void draw_move(uno_state *s, int seat, uno_log *log) {
         if (n == 0 && s->hand_len[seat] > 1) { /* NOTATION uno: the turn ends without a play */
             s->uno &= (uint16_t)~(1u << seat);
         }
-        s->turn = (int8_t)mod(s->turn + s->direction, s->players);
+        s->turn = (int8_t)next_seat(s->turn, s->direction, s->players);
     }
 }
 
@@ -1004,8 +1227,8 @@ static void challenge(uno_state *s, int seat, uno_log *log) {
 
 int uno_apply(uno_state *s, int seat, int32_t code, uno_log *log) {
     int kind = move_kind(code);
-    if (kind <= K_COLOR && s->catchable.used) {
-        set_clear(&s->catchable);
+    if (kind <= K_COLOR) {
+        s->catchable = 0;
     }
     switch (kind) {
     case K_PLAY:
@@ -1017,7 +1240,7 @@ int uno_apply(uno_state *s, int seat, int32_t code, uno_log *log) {
         s->pending.kind = P_NONE;
         s->uno &= (uint16_t)~(1u << seat); /* it holds the drawn card and at least one more */
         log_event(log, EV_PASS, 1, &seat);
-        s->turn = (int8_t)mod(s->turn + s->direction, s->players);
+        s->turn = (int8_t)next_seat(s->turn, s->direction, s->players);
         return 0;
     case K_CHALLENGE:
         if (s->pending.kind != P_CHALLENGE) {
@@ -1045,12 +1268,12 @@ int uno_apply(uno_state *s, int seat, int32_t code, uno_log *log) {
     }
     case K_UNO:
         s->uno |= (uint16_t)(1u << seat);
-        set_discard(&s->catchable, seat);
+        s->catchable &= (uint16_t)~(1u << seat);
         log_event(log, EV_UNO, 1, &seat);
         return 0;
     default: {
         int target = move_target(code);
-        set_discard(&s->catchable, target);
+        s->catchable &= (uint16_t)~(1u << target);
         int fields[2] = {seat, target};
         log_event(log, EV_CATCH, 2, fields);
         give(s, target, s->rules.uno_penalty, log, R_UNO_PENALTY);

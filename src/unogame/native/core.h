@@ -62,6 +62,8 @@ typedef struct {
     int players;
     uint8_t hand[MAX_PLAYERS][MAX_CARDS];
     uint8_t hand_len[MAX_PLAYERS];
+    uint64_t held[MAX_PLAYERS]; /* bit per card in the hand: whoever writes a hand calls
+                                   uno_hand_changed (core.c keeps it as it moves cards) */
     uint8_t draw[MAX_CARDS]; /* top card last */
     uint8_t draw_len;
     uint8_t discard[MAX_CARDS]; /* top card last */
@@ -70,7 +72,7 @@ typedef struct {
     int32_t scores[MAX_PLAYERS];
     uno_pending pending;
     uint16_t uno; /* bit per seat */
-    small_set catchable;
+    uint16_t catchable; /* bit per seat (the reference lists them sorted) */
 } uno_state;
 
 /* Events of one move, packed: type, length of what follows, fields. */
@@ -96,6 +98,14 @@ static inline int32_t move_encode(int kind, int card, int color, int target, int
         | uno << 19;
 }
 
+/* Set bits, without the library call __builtin_popcount makes for plain x86-64. */
+static inline int count_bits(uint64_t x) {
+    x -= x >> 1 & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 void set_clear(small_set *set);
 void set_add(small_set *set, int key);
 void set_discard(small_set *set, int key);
@@ -117,6 +127,15 @@ int uno_legal_moves(const uno_state *s, int seat, int32_t *moves);
 /* Apply a move taken from the legal moves. Returns 0, or -1 on a broken invariant. */
 int uno_apply(uno_state *s, int seat, int32_t code, uno_log *log);
 int uno_is_playable(const uno_state *s, int card);
+/* Recomputes held[seat] from the hand (after writing it from outside core.c). */
+void uno_hand_changed(uno_state *s, int seat);
+/* The plays of the player to act with nothing pending, for a caller that picks among the
+ * legal moves by index without listing them (the random policy): the playable cards in
+ * legal_moves order, each giving 1 (plain) or 4 (colour-only) moves, doubled by their uno
+ * variants when ``uno_variants``. Returns the count of cards, or -1 when a playable card
+ * has seat or discard variants (list the moves then). */
+int uno_simple_plays(const uno_state *s, int seat, uint8_t *cards, int *colour_only,
+                     int *uno_variants);
 /* cards.sort(key=lambda _: rng.random()): keys drawn in list order, a stable sort. */
 void uno_shuffle(py_random *rng, uint8_t *cards, int count);
 

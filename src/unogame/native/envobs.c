@@ -55,18 +55,6 @@ static PyObject *bind(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static int in_set(const small_set *set, int key) {
-    if (set->used == 0) {
-        return 0;
-    }
-    for (int i = 0; i <= set->mask; i++) {
-        if (set->key[i] == key) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 int envobs_float_buffer(PyObject *object, Py_buffer *view, long length, int writable,
                         const char *what) {
     if (PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT
@@ -119,7 +107,7 @@ void envobs_write(const uno_state *s, int seat, float *obs, const float *played,
         row[0] = 1.0f;
         row[1] = (float)(s->hand_len[other] / 10.0);
         row[2] = (s->uno >> other & 1) ? 1.0f : 0.0f;
-        row[3] = in_set(&s->catchable, other) ? 1.0f : 0.0f;
+        row[3] = (s->catchable >> other & 1) ? 1.0f : 0.0f;
         double share = s->scores[other] / target;
         row[4] = (float)(share < 1.0 ? share : 1.0);
     }

@@ -205,6 +205,7 @@ static PyObject *State_load(PyObject *cls, PyObject *args) {
                        &total) < 0) {
             goto fail;
         }
+        uno_hand_changed(s, seat);
     }
     if (read_cards(draw, s->draw, &s->draw_len, &total) < 0
         || read_cards(discard, s->discard, &s->discard_len, &total) < 0) {
@@ -266,7 +267,7 @@ static PyObject *State_load(PyObject *cls, PyObject *args) {
             goto fail;
         }
         for (int i = 0; i < count; i++) {
-            set_add(&s->catchable, seats[i]);
+            s->catchable |= (uint16_t)(1u << seats[i]);
         }
     }
     return (PyObject *)self;
@@ -299,7 +300,7 @@ static PyObject *State_export(StateObject *self, PyObject *unused) {
             Py_DECREF(number);
             goto fail;
         }
-        if (set_contains(&s->catchable, seat) && PyList_Append(catchable, number) < 0) {
+        if ((s->catchable >> seat & 1) && PyList_Append(catchable, number) < 0) {
             Py_DECREF(number);
             goto fail;
         }

@@ -1,35 +1,93 @@
 #include "policy.h"
 
-int uno_random_step(uno_state *s, py_random *rng) {
-    int32_t moves[MAX_MOVES];
-    int seat = s->turn;
-    int n = uno_legal_moves(s, seat, moves);
-    if (n <= 0) {
+/* The play at ``index`` of the plays listed by uno_simple_plays' cards. */
+static int32_t simple_play(const uint8_t *cards, int uno_variants, int index) {
+    for (int i = 0;; i++) {
+        int card = cards[i], moves = (card >= CARD_WILD ? 4 : 1) << uno_variants;
+        if (index < moves) {
+            if (card < CARD_WILD) {
+                return move_encode(K_PLAY, card, -1, -1, -1, index);
+            }
+            return move_encode(K_PLAY, card, index & 3, -1, -1, index >> 2);
+        }
+        index -= moves;
+    }
+}
+
+/* With nothing pending the choice is made from the count of moves, without listing them:
+ * the plays, the draw, the uno call, the catches in seat order (uno_legal_moves' order). */
+static int simple_turn_move(const uno_state *s, int seat, py_random *rng, int32_t *move) {
+    uint8_t cards[NUM_CARDS];
+    int wild, uno_variants;
+    int count = uno_simple_plays(s, seat, cards, &wild, &uno_variants);
+    if (count < 0) {
         return -1;
     }
-    int32_t move = moves[(int)(py_random_random(rng) * n)];
-    if (move == K_DRAW) {
-        int plays = 0;
-        while (moves[plays] != K_DRAW) {
-            plays++;
+    int plays = (count + 3 * wild) << uno_variants;
+    int uno = s->hand_len[seat] <= 2 && !(s->uno >> seat & 1);
+    unsigned targets = s->catchable & ~(1u << seat);
+    int n = plays + 1 + uno + (targets ? count_bits(targets) : 0);
+    int index;
+    if (plays && py_random_reserve(rng, 4)) {
+        /* the draw, picked with plays to make, gives way to a second pick among them: both
+         * read ahead, the second taken only then (no branch on the first pick) */
+        index = (int)(py_random_peek(rng, 0) * n);
+        int again = (int)(py_random_peek(rng, 2) * plays), redraw = index == plays;
+        rng->index += 2 + 2 * redraw;
+        index += (again - index) & -redraw;
+    } else {
+        index = (int)(py_random_random(rng) * n);
+        if (index == plays && plays) {
+            index = (int)(py_random_random(rng) * plays);
         }
-        if (plays) {
-            move = moves[(int)(py_random_random(rng) * plays)];
+    }
+    if (index < plays) {
+        if (!wild) {
+            int card = cards[index >> uno_variants];
+            *move = move_encode(K_PLAY, card, -1, -1, -1, index & uno_variants);
+        } else {
+            *move = simple_play(cards, uno_variants, index);
+        }
+    } else if (index == plays) {
+        *move = K_DRAW;
+    } else if (index == plays + 1 && uno) {
+        *move = K_UNO;
+    } else {
+        for (index -= plays + 1 + uno; index; index--) {
+            targets &= targets - 1;
+        }
+        *move = move_encode(K_CATCH, -1, -1, __builtin_ctz(targets), -1, 0);
+    }
+    return 0;
+}
+
+int uno_random_step(uno_state *s, py_random *rng) {
+    int seat = s->turn;
+    int32_t move;
+    if (s->pending.kind != P_NONE || s->winner >= 0 || simple_turn_move(s, seat, rng, &move) < 0) {
+        int32_t moves[MAX_MOVES];
+        int n = uno_legal_moves(s, seat, moves);
+        if (n <= 0) {
+            return -1;
+        }
+        move = moves[(int)(py_random_random(rng) * n)];
+        if (move == K_DRAW) {
+            int plays = 0;
+            while (moves[plays] != K_DRAW) {
+                plays++;
+            }
+            if (plays) {
+                move = moves[(int)(py_random_random(rng) * plays)];
+            }
         }
     }
     if (uno_apply(s, seat, move, NULL) < 0) {
         return -1;
     }
     int made = 1;
-    if (s->catchable.used) {
-        int targets[MAX_PLAYERS], count = 0;
-        for (int seat_id = 0; seat_id < s->players; seat_id++) {
-            if (set_contains(&s->catchable, seat_id)) {
-                targets[count++] = seat_id;
-            }
-        }
-        for (int i = 0; i < count; i++) {
-            int target = targets[i];
+    if (s->catchable) {
+        for (unsigned targets = s->catchable; targets; targets &= targets - 1) {
+            int target = __builtin_ctz(targets);
             double roll = py_random_random(rng);
             if (roll < 0.5) {
                 uno_apply(s, target, K_UNO, NULL);

@@ -100,6 +100,7 @@ void uno_sample_world(const uno_state *base, const uno_sample_spec *spec, py_ran
             hand[length++] = (uint8_t)randrange_wild(rng);
         }
         world->hand_len[other] = (uint8_t)length;
+        uno_hand_changed(world, other);
     }
     int draw = spec->draw_pile < count ? spec->draw_pile : count;
     memcpy(world->draw, cards, (size_t)draw);
