@@ -99,3 +99,24 @@ def test_a_challenge_is_judged_by_the_unseen_cards() -> None:
         for game in (likely, unlikely):
             core = NativeGame.from_game(game).state.medium_move(1)
             assert Move.from_code(core) == medium_move(game, 1)
+
+
+@needs_core
+def test_the_search_step_and_rollout_on_the_core_are_the_engines() -> None:
+    """What hard's tree asks of the policy (its first move at a node) and whole medium
+    rollouts, on core states, are those of the engine: the same move, the same plies and
+    the same rewards (reshuffles included: the same chance)."""
+    from unogame.bots.ismcts import _EngineSimulator
+    from unogame.bots.medium_policy import medium_tree_move
+    from unogame.bots.rollout import search_moves
+
+    for game in positions(400, 23):
+        seat = game.turn
+        core = NativeGame.from_game(game).state
+        moves = search_moves(game, seat)
+        codes, policy = core.search_step(seat, True)
+        assert codes == [move.code for move in moves]
+        assert Move.from_code(policy) == medium_tree_move(game, seat, moves)
+        reference = game.copy()
+        assert core.medium_rollout(400, 0.6) == _EngineSimulator.medium_rollout(reference,
+                                                                                400, 0.6)

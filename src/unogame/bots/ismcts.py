@@ -291,13 +291,16 @@ class HardBot(MediumBot):
                prior: Move | None = None) -> Move:
         """Run IS-MCTS from this seat's information set.
 
-        Each sampled determinization is played once from every root move (common random
-        numbers: the rollouts are deterministic, so root moves are compared on the same
-        deals); below the root, moves are chosen by UCB over the moves available in the
-        determinization, the tree shared by all of them. The answer is the root move with
-        the best mean reward, unless ``prior`` (the ``medium`` choice) scores within
-        ``prior_margin`` of it.
+        Each sampled determinization is played once from every root move still searched
+        (all of them, or with ``root_halving`` the better half after each part of the
+        budget; common random numbers: the rollouts are deterministic, so root moves are
+        compared on the same deals); below the root, moves are chosen by UCB over the moves
+        available in the determinization, the tree shared by all of them. The answer is the
+        root move with the best mean reward, unless ``prior`` (the ``medium`` choice) scores
+        within ``prior_margin`` of it.
         """
+        if self.policy not in ("medium", "greedy"):
+            raise ValueError(f"policy must be 'medium' or 'greedy', not {self.policy!r}")
         simulator = _simulator(template.rules)
         deadline = (time.perf_counter() + self.time_limit) if self.time_limit else None
         budget = self.budget if self.budget is not None else (

@@ -279,5 +279,8 @@ def medium_tree_move(game: Game, seat: int, moves: Sequence[Move]) -> Move:
     """The search's first move at a node: :func:`medium_move` when it is among the
     search's ``moves``, else the greedy rollout policy's (``tree.c``'s
     ``uno_medium_tree_policy``)."""
-    chosen = medium_move(game, seat)
+    legal = game.legal_moves(seat)
+    if not legal:
+        return rollout_move(game, seat, list(moves))
+    chosen = medium_move(game, seat, legal)
     return chosen if chosen in moves else rollout_move(game, seat, list(moves))

@@ -217,6 +217,9 @@ static int32_t with_uno(const int32_t *moves, int n, int index) {
 }
 
 int32_t uno_medium_move(const uno_state *s, int seat, const int32_t *moves, int n) {
+    if (n <= 0) { /* no legal move (not the player to act): nothing to read */
+        return K_DRAW;
+    }
     int found = find_kind(moves, n, K_CATCH);
     if (found >= 0) {
         return moves[found];

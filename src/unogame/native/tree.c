@@ -188,6 +188,9 @@ int uno_root_legal(const uno_state *s, int seat, int32_t code) {
 int32_t uno_medium_tree_policy(const uno_state *game, int mover, const int32_t *moves, int n) {
     int32_t legal[MAX_MOVES];
     int count = uno_legal_moves(game, mover, legal);
+    if (count <= 0) {
+        return uno_tree_policy(game, mover, moves, n);
+    }
     int32_t chosen = uno_medium_move(game, mover, legal, count);
     for (int i = 0; i < n; i++) {
         if (moves[i] == chosen) {
