@@ -291,6 +291,9 @@ for players in (2, 4, 10):
     for seed in range(4):
         game = Game.new(players, Rules(seven_zero=True, custom_rule="pass_hands"), seed)
         bot = HardBot(seed=seed, budget=5000)
+        bot.flat = seed == 1  # the flat search, root halving and the greedy policy too
+        bot.root_halving = seed == 2
+        bot.policy = "greedy" if seed == 3 else "medium"
         bot.new_round(game.turn, game.view(game.turn), game.rules)
         bot.choose(game.view(game.turn), game.legal_moves())
 print("sanitized run done")
