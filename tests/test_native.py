@@ -366,3 +366,30 @@ def test_sim_plays_its_tables_on_the_core_and_composed_rules_on_the_engine(
     assert len(made) == 4 and all(type(game) is Game for game in made)
     assert results == runner.run_rounds(
         runner.SimConfig(3, bots, 4, seed=2, rules=Rules(custom_rule=rule), native=False), 1)
+
+
+@needs_core
+def test_direction_and_match_winner_read_without_an_export() -> None:
+    """The fields the table reads every step come from the state's own getters (an export
+    of the whole state each time made `uno sim` slower with the core than without) and
+    equal the exported ones and the engine's, through a reverse and to the match's end."""
+    game = Game.new(3, Rules(target_score=60), 8)
+    from unogame.native.game import NativeGame
+
+    native = NativeGame.new(3, Rules(target_score=60), 8)
+    rng = random.Random(2)
+    directions = set()
+    while True:
+        fields = native.state.export()
+        assert native.state.direction == fields["direction"] == game.direction
+        assert native.state.game_winner == fields["game_winner"]
+        assert native.game_winner == game.game_winner and native.direction == game.direction
+        directions.add(game.direction)
+        if game.winner is not None:
+            if game.game_winner is not None:
+                break
+            assert native.next_round() == game.next_round()
+            continue
+        move = rng.choice(game.legal_moves())
+        assert native.push(game.turn, move) == game.push(game.turn, move)
+    assert directions == {1, -1} and native.game_winner is not None

@@ -146,12 +146,12 @@ class NativeGame:
 
     @property
     def game_winner(self) -> int | None:
-        winner = self._fields()["game_winner"]
+        winner = self._state.game_winner
         return None if winner < 0 else winner
 
     @property
     def direction(self) -> int:
-        return self._fields()["direction"]  # type: ignore[no-any-return]
+        return self._state.direction  # type: ignore[no-any-return]
 
     @property
     def dealer(self) -> int:

@@ -532,6 +532,16 @@ static PyObject *State_get_winner(StateObject *self, void *closure) {
     return PyLong_FromLong(self->state.winner);
 }
 
+static PyObject *State_get_direction(StateObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->state.direction);
+}
+
+static PyObject *State_get_game_winner(StateObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->state.game_winner);
+}
+
 static PyObject *State_get_players(StateObject *self, void *closure) {
     (void)closure;
     return PyLong_FromLong(self->state.players);
@@ -569,6 +579,8 @@ static PyGetSetDef State_getset[] = {
     {"turn", (getter)State_get_turn, NULL, "The seat to act.", NULL},
     {"winner", (getter)State_get_winner, NULL, "The round's winner or -1.", NULL},
     {"players", (getter)State_get_players, NULL, "Number of seats.", NULL},
+    {"direction", (getter)State_get_direction, NULL, "1 or -1 (R3.3).", NULL},
+    {"game_winner", (getter)State_get_game_winner, NULL, "The match's winner or -1.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
