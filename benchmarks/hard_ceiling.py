@@ -1,0 +1,76 @@
+"""How much of ``hard``'s 4-player strength hangs on what it cannot see: the same bot
+against three ``medium``, told every hand before each of its decisions or not.
+
+    python benchmarks/hard_ceiling.py --rounds 400 --seed 2026            # both
+    python benchmarks/hard_ceiling.py --rounds 400 --seed 2026 --only told
+
+"Told": before each decision its tracker's known cards are set to the true hands of the
+other seats (and their colour limits dropped), so every determinization is the real deal
+but for the order of the draw pile. The rounds are ``uno sim``'s (``round_seed``, hard's
+seat rotating); the loop is a plain one over ``Game`` (the player to act, then the others'
+off-turn moves), so compare its two lines with each other, not with ``uno sim``'s table.
+This is an experiment about the belief model, not a bot: nothing outside reads hands.
+"""
+
+from __future__ import annotations
+
+import argparse
+from functools import partial
+from multiprocessing import Pool
+
+from unogame.bots import HardBot, make_bot
+from unogame.engine import Game, Rules
+from unogame.sim.runner import round_seed
+from unogame.sim.stats import wilson_interval
+
+
+def play(index: int, seed: int, told: bool) -> bool:
+    """Round ``index``: whether hard won it."""
+    deal = round_seed(seed, index)
+    game = Game.new(4, Rules(), deal)
+    hard_seat = (-index) % 4  # uno sim seats slot (seat + index) % 4; hard is slot 0
+    bots = [HardBot(seed=deal) if seat == hard_seat else make_bot("medium", deal * 10 + seat)
+            for seat in range(4)]
+    for seat, bot in enumerate(bots):
+        bot.new_round(seat, game.view(seat), game.rules)
+    while game.winner is None:
+        for seat in [game.turn] + [s for s in range(4) if s != game.turn]:
+            legal = game.legal_moves(seat)
+            if not legal:
+                continue
+            bot = bots[seat]
+            if told and isinstance(bot, HardBot):
+                for other in range(4):
+                    if other != seat:
+                        bot.tracker.known[other] = list(game.card_hands[other])
+                        bot.tracker.allowance[other] = [None] * 5
+            move = bot.choose(game.view(seat), legal)
+            if move is None:
+                continue
+            for event in game.push(seat, move):
+                for other, watcher in enumerate(bots):
+                    watcher.observe(event.for_seat(other))
+            break
+    return game.winner == hard_seat
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", choices=("told", "blind"))
+    args = parser.parse_args()
+    for told in (True, False):
+        if args.only is not None and told != (args.only == "told"):
+            continue
+        with Pool(args.workers) as pool:
+            wins = sum(pool.map(partial(play, seed=args.seed, told=told), range(args.rounds),
+                                chunksize=10))
+        low, high = wilson_interval(wins, args.rounds)
+        print(f"hard {'told every hand' if told else 'as it plays':<16} {wins}/{args.rounds}"
+              f" = {wins / args.rounds:.1%}  95% CI [{low:.1%}, {high:.1%}]", flush=True)
+
+
+if __name__ == "__main__":
+    main()
