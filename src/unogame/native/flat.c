@@ -2,19 +2,10 @@
  * (a one-step improvement of the medium policy, which also models the other seats).
  * Every determinization is played from every root move with the same deterministic
  * rollout (common random numbers), so root moves are compared on the same deals. */
-#define _POSIX_C_SOURCE 199309L
 #include <stdlib.h>
-#include <time.h>
 
-#include "medium.h"
 #include "search.h"
 #include "tree.h"
-
-static double now_seconds(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
-}
 
 long uno_flat_search(const uno_state *base, const uno_sample_spec *spec,
                      const uno_search_params *params, const int32_t *options, int count,
@@ -43,18 +34,17 @@ long uno_flat_search(const uno_state *base, const uno_sample_spec *spec,
                 result = -2;
                 break;
             }
-            int plies = uno_medium_playout(game, params->plies);
+            double ends[MAX_PLAYERS];
+            int plies = uno_rollout_rewards(game, 1, params->plies, params->sharpness, ends);
             if (plies < 0) {
                 result = -2;
                 break;
             }
-            double ends[MAX_PLAYERS];
-            uno_end_rewards(game, params->sharpness, ends);
             visits[i]++;
             rewards[i] += ends[seat];
             steps_left -= 1 + plies;
         }
-        if (params->deadline > 0 && now_seconds() > params->deadline) {
+        if (params->deadline > 0 && uno_monotonic_seconds() > params->deadline) {
             break;
         }
     }

@@ -5,7 +5,6 @@
 #include "policy.h"
 #include "medium.h"
 #include "search.h"
-#include "tree.h"
 
 /* ------------------------------------------------------------------ reading arguments */
 
@@ -467,18 +466,16 @@ static PyObject *State_search_step(StateObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "no such seat");
         return NULL;
     }
-    int32_t moves[MAX_MOVES];
-    int n = uno_search_moves(&self->state, (int)seat, moves);
     if (medium && self->state.winner >= 0) {
         PyErr_SetString(PyExc_ValueError, "the round is over");
         return NULL;
     }
-    int32_t policy = medium ? uno_medium_tree_policy(&self->state, (int)seat, moves, n)
-                            : uno_tree_policy(&self->state, (int)seat, moves, n);
+    int32_t moves[MAX_MOVES], policy;
+    int n = uno_search_step(&self->state, (int)seat, medium, moves, &policy);
     return Py_BuildValue("(Nl)", codes_list(moves, n), (long)policy);
 }
 
-/* (plies made, rewards by seat) of a rollout by ``policy``: the heuristic or medium. */
+/* (plies made, rewards by seat) of a rollout: the greedy heuristic's or medium's. */
 static PyObject *rollout_result(StateObject *self, PyObject *args, int medium) {
     int plies;
     double sharpness;
@@ -486,15 +483,7 @@ static PyObject *rollout_result(StateObject *self, PyObject *args, int medium) {
         return NULL;
     }
     double rewards[MAX_PLAYERS];
-    int made;
-    if (medium) {
-        made = uno_medium_playout(&self->state, plies);
-        if (made >= 0) {
-            uno_end_rewards(&self->state, sharpness, rewards);
-        }
-    } else {
-        made = uno_rollout_rewards(&self->state, plies, sharpness, rewards);
-    }
+    int made = uno_rollout_rewards(&self->state, medium, plies, sharpness, rewards);
     if (made < 0) {
         PyErr_SetString(PyExc_RuntimeError, "the core met a broken invariant");
         return NULL;

@@ -2,11 +2,13 @@
 
 #include <math.h>
 
+#include "medium.h"
 #include "policy.h"
 
-int uno_search_moves(const uno_state *s, int seat, int32_t *out) {
-    int32_t moves[MAX_MOVES];
-    int n = uno_legal_moves(s, seat, moves), count = 0, held = -1;
+/* bots.ismcts.search_moves over the seat's legal moves. */
+static int search_moves_of(const uno_state *s, int seat, const int32_t *moves, int n,
+                           int32_t *out) {
+    int count = 0, held = -1;
     for (int i = 0; i < n; i++) {
         int32_t move = moves[i];
         int kind = move_kind(move);
@@ -41,6 +43,28 @@ int uno_search_moves(const uno_state *s, int seat, int32_t *out) {
         out[count++] = move;
     }
     return count;
+}
+
+int uno_search_moves(const uno_state *s, int seat, int32_t *out) {
+    int32_t moves[MAX_MOVES];
+    return search_moves_of(s, seat, moves, uno_legal_moves(s, seat, moves), out);
+}
+
+int uno_search_step(const uno_state *s, int seat, int medium, int32_t *out, int32_t *policy) {
+    int32_t legal[MAX_MOVES];
+    int count = uno_legal_moves(s, seat, legal);
+    int n = search_moves_of(s, seat, legal, count, out);
+    if (medium && count > 0) { /* medium's move, when the search has it */
+        int32_t chosen = uno_medium_move(s, seat, legal, count);
+        for (int i = 0; i < n; i++) {
+            if (out[i] == chosen) {
+                *policy = chosen;
+                return n;
+            }
+        }
+    }
+    *policy = uno_tree_policy(s, seat, out, n);
+    return n;
 }
 
 static double rollout_score(int card) {
@@ -106,7 +130,8 @@ int32_t uno_tree_policy(const uno_state *s, int seat, const int32_t *moves, int 
     return best;
 }
 
-void uno_end_rewards(const uno_state *s, double sharpness, double *rewards) {
+/* 1 for a winner, else exp(-sharpness * hand size) normalized: a cut-off round's score. */
+static void end_rewards(const uno_state *s, double sharpness, double *rewards) {
     if (s->winner >= 0) {
         for (int seat = 0; seat < s->players; seat++) {
             rewards[seat] = seat == s->winner ? 1.0 : 0.0;
@@ -123,10 +148,11 @@ void uno_end_rewards(const uno_state *s, double sharpness, double *rewards) {
     }
 }
 
-int uno_rollout_rewards(uno_state *s, int max_plies, double sharpness, double *rewards) {
-    int plies = uno_heuristic_playout(s, max_plies);
+int uno_rollout_rewards(uno_state *s, int medium, int max_plies, double sharpness,
+                        double *rewards) {
+    int plies = medium ? uno_medium_playout(s, max_plies) : uno_heuristic_playout(s, max_plies);
     if (plies >= 0) {
-        uno_end_rewards(s, sharpness, rewards);
+        end_rewards(s, sharpness, rewards);
     }
     return plies;
 }

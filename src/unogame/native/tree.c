@@ -6,7 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "medium.h"
 #include "search.h"
 
 /* ------------------------------------------------------------------ determinizations */
@@ -168,7 +167,7 @@ static int find_child(const tree_arena *tree, int parent, int32_t key) {
     return -1;
 }
 
-static double monotonic_seconds(void) {
+double uno_monotonic_seconds(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
@@ -185,21 +184,6 @@ int uno_root_legal(const uno_state *s, int seat, int32_t code) {
     return 0;
 }
 
-int32_t uno_medium_tree_policy(const uno_state *game, int mover, const int32_t *moves, int n) {
-    int32_t legal[MAX_MOVES];
-    int count = uno_legal_moves(game, mover, legal);
-    if (count <= 0) {
-        return uno_tree_policy(game, mover, moves, n);
-    }
-    int32_t chosen = uno_medium_move(game, mover, legal, count);
-    for (int i = 0; i < n; i++) {
-        if (moves[i] == chosen) {
-            return chosen;
-        }
-    }
-    return uno_tree_policy(game, mover, moves, n);
-}
-
 /* One walk from a root child down the tree (the rollout policy's move expanded first,
  * other moves as the node gathers visits), a rollout and the backpropagation. */
 static long iterate(tree_arena *tree, int node, uno_state *game, const uno_search_params *p,
@@ -209,9 +193,8 @@ static long iterate(tree_arena *tree, int node, uno_state *game, const uno_searc
     int children_of[MAX_MOVES];
     while (game->winner < 0) {
         int mover = game->turn;
-        int n = uno_search_moves(game, mover, moves);
-        int32_t policy = p->medium ? uno_medium_tree_policy(game, mover, moves, n)
-                                   : uno_tree_policy(game, mover, moves, n);
+        int32_t policy;
+        int n = uno_search_step(game, mover, p->medium, moves, &policy);
         int expand = -1;
         int32_t expand_code = 0;
         if (find_child(tree, node, policy << 4 | mover) < 0) {
@@ -285,15 +268,7 @@ static long iterate(tree_arena *tree, int node, uno_state *game, const uno_searc
         node = best_child;
     }
     double rewards[MAX_PLAYERS];
-    int plies;
-    if (p->medium) {
-        plies = uno_medium_playout(game, p->plies);
-        if (plies >= 0) {
-            uno_end_rewards(game, p->sharpness, rewards);
-        }
-    } else {
-        plies = uno_rollout_rewards(game, p->plies, p->sharpness, rewards);
-    }
+    int plies = uno_rollout_rewards(game, p->medium, p->plies, p->sharpness, rewards);
     if (plies < 0) {
         return -2;
     }
@@ -385,7 +360,7 @@ long uno_search(const uno_state *base, const uno_sample_spec *spec,
             }
             steps_left -= steps;
         }
-        if (params->deadline > 0 && monotonic_seconds() > params->deadline) {
+        if (params->deadline > 0 && uno_monotonic_seconds() > params->deadline) {
             break;
         }
     }

@@ -38,8 +38,8 @@ long uno_search(const uno_state *base, const uno_sample_spec *spec,
                 const uno_search_params *params, const int32_t *options, int count,
                 py_random *rng, long *visits, double *rewards);
 
-/* medium's move when it is among the search's moves, else the greedy tree policy's. */
-int32_t uno_medium_tree_policy(const uno_state *s, int seat, const int32_t *moves, int n);
+/* CLOCK_MONOTONIC in seconds (the searches' deadlines). */
+double uno_monotonic_seconds(void);
 /* A determinization of base: the hidden cards dealt from the pool (bots.determinize). */
 void uno_sample_world(const uno_state *base, const uno_sample_spec *spec, py_random *rng,
                       uno_state *world);
