@@ -10,10 +10,10 @@ setup(
             "unogame.native._core",
             sources=[f"src/unogame/native/{name}.c"
                      for name in ("module", "module_search", "core", "core_set", "policy",
-                                  "search", "tree", "flat", "medium", "pyrandom",
+                                  "search", "tree", "flat", "medium", "belief", "pyrandom",
                                   "pyevents")],
             depends=[f"src/unogame/native/{name}.h"
-                     for name in ("module", "core", "policy", "search", "tree", "medium",
+                     for name in ("module", "core", "policy", "search", "tree", "medium", "belief",
                                   "pyrandom", "pyevents")],
             extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wextra", "-Wshadow",
                                 "-Wconversion", "-Wno-sign-conversion", "-Werror=implicit",

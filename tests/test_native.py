@@ -192,7 +192,8 @@ def test_the_cores_whole_search_is_the_python_loops(monkeypatch: pytest.MonkeyPa
     """hard's search in C (determinizations from what the tracker knows, tree, widening,
     rollouts; the medium policy or the greedy one; root halving; or the flat search) makes
     the Python loop's decisions, with as many iterations and the same generator state after, through
-    whole rounds (cards learned from swaps, challenges and draws) under mixed house rules."""
+    whole rounds (cards learned from swaps, challenges and draws; hands dealt again until they
+    explain the others' plays, under the rules that keep them) under mixed house rules."""
     from unogame.bots import HardBot, make_bot
 
     monkeypatch.setattr(HardBot, "policy", policy)
@@ -204,11 +205,11 @@ def test_the_cores_whole_search_is_the_python_loops(monkeypatch: pytest.MonkeyPa
         if not core:  # the Python loop over core states, the reference of the C loop
             monkeypatch.setattr(HardBot, "_core_search", lambda *args: None)
         out = []
-        for seed in range(9):
+        for seed in range(11):
             rules = Rules(seven_zero=seed % 3 == 0, stacking=seed % 3 == 1,
                           draw_until_playable=seed % 4 == 2, jump_in=seed % 5 == 1,
                           custom_rule=("skip", "chosen_draw", "pass_hands", "discard_color",
-                                       "others_draw")[seed % 5])
+                                       "others_draw")[seed % 5]) if seed < 9 else Rules()
             players = 2 + seed % 3
             game = Game.new(players, rules, seed)
             bots = [HardBot(seed=seed, budget=1200) if seat == 0
@@ -296,6 +297,19 @@ for players in (2, 4, 10):
         bot.policy = "greedy" if seed == 3 else "medium"
         bot.new_round(game.turn, game.view(game.turn), game.rules)
         bot.choose(game.view(game.turn), game.legal_moves())
+from unogame.bots import make_bot  # a round under plain rules: the others' decisions kept
+game = Game.new(4, Rules(), 7)
+bots = [HardBot(seed=7, budget=3000)] + [make_bot("medium", seat) for seat in (1, 2, 3)]
+for seat, bot in enumerate(bots):
+    bot.new_round(seat, game.view(seat), game.rules)
+kept = 0
+while game.winner is None:
+    seat = game.turn
+    kept += seat == 0 and any(bots[0].tracker.decisions.by_seat)
+    for event in game.push(seat, bots[seat].choose(game.view(seat), game.legal_moves(seat))):
+        for other, bot in enumerate(bots):
+            bot.observe(event.for_seat(other))
+assert kept
 print("sanitized run done")
 """
 
@@ -304,7 +318,8 @@ print("sanitized run done")
 @pytest.mark.slow
 def test_core_under_address_and_undefined_behaviour_sanitizers(tmp_path: object) -> None:
     """The core built with -fsanitize=address,undefined (array bounds included) plays the
-    differential games, batches and searches without a report."""
+    differential games, batches and searches (hands dealt again to explain the others'
+    decisions too) without a report."""
     import pathlib
     import shutil
 

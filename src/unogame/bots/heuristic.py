@@ -42,13 +42,17 @@ __all__ = ["EasyBot", "MediumBot", "ViewBot", "best_color", "bluff_probability",
 class ViewBot(Bot):
     """A bot that reads its view into card ints and tracks known cards from its events."""
 
+    keeps_decisions = False
+    """Whether the tracker keeps the other seats' decisions (``hard``'s belief model)."""
+
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
         self.tracker = CardTracker()
 
     def new_round(self, seat: int, view: dict[str, Any], rules: Any = None) -> None:
         super().new_round(seat, view, rules)
-        self.tracker.reset(seat, view["hands"][seat], view["players"])
+        self.tracker.reset(seat, view["hands"][seat], view["players"],
+                           self.rules if self.keeps_decisions else None)
         self.tracker.sync(view)
 
     def observe(self, event: dict[str, Any]) -> None:

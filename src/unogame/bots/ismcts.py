@@ -11,8 +11,9 @@ tries its move first at each node, the other seats play only its moves (a model 
 opponents, not a search of their best replies) and the rollouts are played by it; this
 seat's moves below the root are widened progressively. With the compiled core the whole
 search runs in C (the same generator calls, the same decisions); without it the engine
-simulates (``Game.push_unchecked``). Determinizations: :mod:`.determinize`; the search's
-moves and the older greedy policy: :mod:`.rollout`.
+simulates (``Game.push_unchecked``). Determinizations: :mod:`.determinize`, with the core
+preferring hands that explain the others' plays as ``medium`` (:mod:`.belief`); the
+search's moves and the older greedy policy: :mod:`.rollout`.
 
 Only on-turn decisions with more than one option are searched; off-turn moves (UNO,
 catching, jump-ins) and forced moves come from the ``medium`` rules at once.
@@ -119,9 +120,9 @@ class _NativeSimulator:
 
     @staticmethod
     def sample(template: Any, view: dict[str, Any], tracker: CardTracker,
-               pool: Sequence[int], rng: random.Random) -> Any:
+               pool: Sequence[int], rng: random.Random, rules: Any, tries: int) -> Any:
         """The determinization as a core state, built from the sampled cards directly."""
-        seed, hands, draw = deal_hidden(view, tracker, pool, rng)
+        seed, hands, draw = deal_hidden(view, tracker, pool, rng, rules, tries)
         pending = sampled_pending(view, hands)
         return template.sample(seed, hands, draw, pending)
 
@@ -213,6 +214,13 @@ class HardBot(MediumBot):
     """Flat Monte Carlo instead of the tree: every determinization played once from every
     root move, then ``medium`` for every seat (31% of 4-player rounds against three
     ``medium`` at the default budget: below the tree)."""
+
+    belief_tries = 16
+    """Hands dealt per seat and determinization until one explains the seat's kept
+    decisions (:mod:`.belief`: the others are modelled as ``medium``); 1: no preference.
+    With the compiled core only: the engine's search deals once (in Python the tries
+    would double its time)."""
+    keeps_decisions = True
 
     root_halving = False
     """Sequential halving at the root: the budget in ceil(log2(moves)) parts, the worse
@@ -351,7 +359,11 @@ class HardBot(MediumBot):
                 self.opponent_widening, budget,
                 self.iterations if self.iterations is not None else 1 << 30,
                 deadline or 0.0, words, self.policy == "medium", self.flat,
-                self.root_halving)
+                self.root_halving,
+                [[(d.kind, d.color, d.top, d.direction, list(d.sizes), d.move, list(d.extra),
+                   d.hidden)
+                  for d in kept] for kept in tracker.decisions.by_seat],
+                self.belief_tries)
         except ValueError:
             return None
         self.rng.setstate((version, words, gauss))
@@ -366,7 +378,7 @@ class HardBot(MediumBot):
             return self._python_flat_search(view, template, option_codes, budget, deadline)
         rng = self.rng
         seat = self.tracker.seat
-        worlds = _Worlds(view, self.tracker, template, rng)
+        worlds = _Worlds(view, self.tracker, template, rng, self.belief_tries)
         root = _Node(None, -1)
         root_children = []
         for code in option_codes:
@@ -466,7 +478,7 @@ class HardBot(MediumBot):
         determinization played once from every root move, then every seat playing
         ``medium`` (:func:`.medium_policy.medium_move`) to the end of the round."""
         seat = self.tracker.seat
-        worlds = _Worlds(view, self.tracker, template, self.rng)
+        worlds = _Worlds(view, self.tracker, template, self.rng, self.belief_tries)
         visits = [0] * len(option_codes)
         rewards = [0.0] * len(option_codes)
         done = 0
@@ -509,8 +521,9 @@ class _Worlds:
     position, else engine games (``simulator`` says which)."""
 
     def __init__(self, view: dict[str, Any], tracker: CardTracker, template: Game,
-                 rng: random.Random) -> None:
+                 rng: random.Random, tries: int = 1) -> None:
         self.view = view
+        self.tries = tries
         self.tracker = tracker
         self.template = template
         self.rng = rng
@@ -524,7 +537,8 @@ class _Worlds:
         if self.native_template is not None:
             try:
                 return _NativeSimulator.sample(self.native_template, self.view, self.tracker,
-                                               self.pool, self.rng)
+                                               self.pool, self.rng, self.template.rules,
+                                               self.tries)
             except ValueError:  # a hand-written position the core refuses
                 self.native_template = None
                 self.simulator = _EngineSimulator

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..engine import Rules
 from ..engine.cards import (
     CARD_COLOR,
     CARD_COPIES,
@@ -42,6 +43,7 @@ from ..engine.cards import (
     WILD_DRAW_FOUR,
     card_from_code,
 )
+from .belief import DecisionLog, takes_turn
 
 CLASSES = 5
 """Card classes for the allowance: the four colours and wild cards (``NO_COLOR``)."""
@@ -65,12 +67,18 @@ class CardTracker:
         hold), until it plays a card of that colour; -1 for none."""
         self.drawn: tuple[int, int] | None = None
         """(seat, colour to match) of a seat that drew on its turn and has not played yet."""
+        self.decisions = DecisionLog(seat, players)
+        """The other seats' decisions their hands must explain (kept only when ``reset``
+        is given the rules)."""
 
-    def reset(self, seat: int, hand: Iterable[str], players: int | None = None) -> None:
-        """A new round (or the bot joins): nothing known about other hands."""
+    def reset(self, seat: int, hand: Iterable[str], players: int | None = None,
+              rules: Rules | None = None) -> None:
+        """A new round (or the bot joins): nothing known about other hands; ``rules``: keep
+        the others' decisions (:mod:`.belief`) under them."""
         self.seat = seat
         if players is not None:
             self.players = players
+        self.decisions.reset(seat, self.players, rules)
         self.known = [[] for _ in range(self.players)]
         self.allowance = [[None] * CLASSES for _ in range(self.players)]
         self.named = [-1] * self.players
@@ -80,6 +88,7 @@ class CardTracker:
     def sync(self, view: dict[str, Any]) -> None:
         """Take this seat's hand from its view, and drop known cards that no longer fit."""
         hands = view["hands"]
+        self.decisions.sync(view)
         self.color = COLORS.index(view["color"]) if view["color"] else -1
         self.own = [card_from_code(code) for code in hands[self.seat]]
         for other, known in enumerate(self.known):
@@ -90,9 +99,10 @@ class CardTracker:
                 del known[size:]
 
     def observe(self, event: dict[str, Any]) -> None:
+        self.decisions.observe(event)
         kind = event["type"]
         seat = self.seat
-        if self.drawn is not None and kind in ("play", "pass", "draw"):
+        if self.drawn is not None and takes_turn(event):  # not a penalty draw (a catch)
             self._drawn_kept(event)
         if kind == "play":
             player = event["seat"]

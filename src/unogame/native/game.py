@@ -369,7 +369,8 @@ def search(base: Any, seat: int, options: list[int], pool: list[int], hand_sizes
            challenge: bool, exploration: float, sharpness: float, plies: int, widening: int,
            opponent_widening: int, budget: int, iterations: int, deadline: float,
            rng_state: tuple[int, ...], medium: bool = False, flat: bool = False,
-           halving: bool = False) -> tuple[int, list[int], list[float], tuple[int, ...]]:
+           halving: bool = False, decisions: list[list[tuple[Any, ...]]] | None = None,
+           tries: int = 1) -> tuple[int, list[int], list[float], tuple[int, ...]]:
     """``bots.ismcts`` IS-MCTS in the core, whole and without the GIL, from ``base`` (a
     core state of :meth:`SampleTemplate.sample` without the hidden cards): (iterations,
     visits and summed rewards by option, the generator's state after). ``rng_state`` is
@@ -377,10 +378,12 @@ def search(base: Any, seat: int, options: list[int], pool: list[int], hand_sizes
     ``widening`` for the other seats' moves, -1 for none. ValueError for a position the
     core refuses. ``medium``: medium.c's policy in the tree and the rollouts, else the greedy
     one; ``flat``: flat Monte Carlo with medium rollouts instead of the tree (exploration
-    and widening unused); ``halving``: sequential halving of the root moves (the tree)."""
+    and widening unused); ``halving``: sequential halving of the root moves (the tree);
+    ``decisions`` (by seat, ``bots.belief.Decision`` fields as tuples) and ``tries``: a
+    seat's hand dealt up to ``tries`` times until it explains its decisions."""
     if CORE is None:
         raise RuntimeError("the compiled core is not available")
     return CORE.search(base, seat, options, pool, hand_sizes, known,  # type: ignore[no-any-return]
                        limits, named, draw_pile, challenge, exploration, sharpness, plies,
                        widening, opponent_widening, budget, iterations, deadline, rng_state,
-                       medium, flat, halving)
+                       medium, flat, halving, decisions, tries)

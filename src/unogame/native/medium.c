@@ -61,7 +61,7 @@ static double custom_bonus(const uno_state *s, int seat, int32_t move, int after
 
 /* bots.medium_policy.best_play: the index in moves of the play a careful player makes
  * (ties to the first), or -1 when drawing is better. */
-static int best_play(const uno_state *s, int seat, const int32_t *moves, int n) {
+int uno_medium_best_play(const uno_state *s, int seat, const int32_t *moves, int n) {
     int players = s->players, direction = s->direction;
     const uint8_t *hand = s->hand[seat];
     int size = s->hand_len[seat];
@@ -237,7 +237,7 @@ int32_t uno_medium_move(const uno_state *s, int seat, const int32_t *moves, int 
             }
         }
     }
-    int best = best_play(s, seat, moves, n);
+    int best = uno_medium_best_play(s, seat, moves, n);
     if (best >= 0) {
         return with_uno(moves, n, best);
     }

@@ -80,6 +80,65 @@ static int read_spec(PyObject *const *items, const uno_state *base, uno_sample_s
     return 0;
 }
 
+/* decisions: by seat a list of (kind, colour, top, direction, sizes, move, extra, hidden), as
+ * bots.belief.Decision; at most MAX_DECISIONS a seat. */
+static int read_decisions(PyObject *list, int players, uno_sample_spec *spec) {
+    memset(spec->decision_count, 0, sizeof spec->decision_count);
+    if (list == NULL || list == Py_None) {
+        return 0;
+    }
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) != players) {
+        PyErr_SetString(PyExc_ValueError, "decisions: a list for every seat");
+        return -1;
+    }
+    for (int seat = 0; seat < players; seat++) {
+        PyObject *kept = PyList_GET_ITEM(list, seat);
+        if (!PyList_Check(kept) || PyList_GET_SIZE(kept) > MAX_DECISIONS) {
+            PyErr_Format(PyExc_ValueError, "decisions: at most %d a seat", MAX_DECISIONS);
+            return -1;
+        }
+        for (int k = 0; k < (int)PyList_GET_SIZE(kept); k++) {
+            PyObject *item = PyList_GET_ITEM(kept, k);
+            uno_decision *d = &spec->decisions[seat][k];
+            long kind, color, top, direction, move, hidden;
+            int sizes[MAX_PLAYERS], n;
+            if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 8) {
+                PyErr_SetString(PyExc_ValueError, "a decision is an 8-tuple");
+                return -1;
+            }
+            if (read_int(PyTuple_GET_ITEM(item, 0), K_PLAY, DECISION_VOID, &kind, "kind") < 0
+                || read_int(PyTuple_GET_ITEM(item, 1), 0, 3, &color, "colour") < 0
+                || read_int(PyTuple_GET_ITEM(item, 2), 0, NUM_CARDS - 1, &top, "top") < 0
+                || read_int(PyTuple_GET_ITEM(item, 3), -1, 1, &direction, "direction") < 0
+                || read_ints(PyTuple_GET_ITEM(item, 4), 0, MAX_CARDS, MAX_PLAYERS, sizes, NULL,
+                             &n, "sizes") < 0
+                || read_int(PyTuple_GET_ITEM(item, 5), 0, (1L << 19) - 1, &move, "move") < 0
+                || read_ints(PyTuple_GET_ITEM(item, 6), 0, NUM_CARDS - 1, MAX_EXTRA, NULL,
+                             d->extra, &d->extra_length, "extra") < 0
+                || read_int(PyTuple_GET_ITEM(item, 7), 0, MAX_CARDS, &hidden, "hidden") < 0) {
+                return -1;
+            }
+            if (n != players || (kind != K_PLAY && kind != DECISION_VOID)
+                || (kind == K_PLAY && (move_kind((int32_t)move) != K_PLAY
+                                       || d->extra_length == 0))) {
+                PyErr_SetString(PyExc_ValueError, "decision: bad kind, move or sizes");
+                return -1;
+            }
+            d->kind = (int)kind;
+            d->color = (int)color;
+            d->top = (int)top;
+            d->direction = (int)direction;
+            d->move = (int32_t)move;
+            d->hidden = (int)hidden;
+            for (int i = 0; i < players; i++) {
+                d->sizes[i] = (uint8_t)sizes[i];
+            }
+        }
+        spec->decision_count[seat] = (int)PyList_GET_SIZE(kept);
+    }
+    return 0;
+}
+
 static int read_rng(PyObject *tuple, py_random *rng) {
     if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != MT_N + 1) {
         PyErr_SetString(PyExc_ValueError, "rng_state must be random.Random.getstate()[1]");
@@ -129,32 +188,36 @@ static PyObject *rng_tuple(py_random *rng) {
 }
 
 PyObject *core_search(PyObject *module, PyObject *args) {
-    PyObject *base_object, *items[8], *options_list, *rng_state;
+    PyObject *base_object, *items[8], *options_list, *rng_state, *decisions = NULL;
     uno_search_params params;
+    int tries = 1;
     (void)module;
     params.flat = params.medium = params.halving = 0;
-    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOddiiilldO|ppp", &StateType, &base_object, &items[0],
+    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOddiiilldO|pppOi", &StateType, &base_object,
+                          &items[0],
                           &options_list, &items[1], &items[2], &items[3], &items[4],
                           &items[5], &items[6], &items[7], &params.exploration,
                           &params.sharpness, &params.plies, &params.widening,
                           &params.opponent_widening, &params.budget,
                           &params.iterations, &params.deadline, &rng_state, &params.medium,
-                          &params.flat, &params.halving)) {
+                          &params.flat, &params.halving, &decisions, &tries)) {
         return NULL;
     }
     const uno_state *base = &((StateObject *)base_object)->state;
     uno_sample_spec *spec = PyMem_RawMalloc(sizeof *spec);
     py_random *rng = PyMem_RawMalloc(sizeof *rng);
+    uno_state *probe = PyMem_RawMalloc(sizeof *probe);
     int32_t options[MAX_MOVES];
     int options_int[MAX_MOVES], count = 0;
     long visits[MAX_MOVES];
     double rewards[MAX_MOVES];
     PyObject *result = NULL;
-    if (spec == NULL || rng == NULL) {
+    if (spec == NULL || rng == NULL || probe == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     if (read_spec(items, base, spec) < 0 || read_rng(rng_state, rng) < 0
+        || read_decisions(decisions, base->players, spec) < 0
         || read_ints(options_list, 0, (1L << 20) - 1, MAX_MOVES, options_int, NULL, &count,
                      "options") < 0) {
         goto done;
@@ -168,6 +231,13 @@ PyObject *core_search(PyObject *module, PyObject *args) {
     for (int i = 0; i < count; i++) {
         options[i] = options_int[i];
     }
+    if (tries < 1 || tries > 1000) {
+        PyErr_SetString(PyExc_ValueError, "tries: from 1 to 1000");
+        goto done;
+    }
+    spec->tries = tries;
+    spec->probe = probe;
+    *probe = *base;
     long done_count;
     Py_BEGIN_ALLOW_THREADS
     done_count = (params.flat ? uno_flat_search : uno_search)(base, spec, &params, options,
@@ -195,5 +265,6 @@ PyObject *core_search(PyObject *module, PyObject *args) {
 done:
     PyMem_RawFree(spec);
     PyMem_RawFree(rng);
+    PyMem_RawFree(probe);
     return result;
 }

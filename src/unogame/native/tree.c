@@ -20,6 +20,41 @@ static int randrange_wild(py_random *rng) {
     }
 }
 
+/* rng.randrange(n) for 0 < n < 2**31 (CPython: getrandbits(n.bit_length()) until below n). */
+static int randbelow(py_random *rng, int n) {
+    int bits = 0;
+    while ((n >> bits) != 0) {
+        bits++;
+    }
+    for (;;) {
+        int value = (int)(py_random_u32(rng) >> (32 - bits));
+        if (value < n) {
+            return value;
+        }
+    }
+}
+
+/* bots.determinize._reshuffled: size places of cards dealt again (Fisher-Yates), the first
+ * ones or the last. */
+static void reshuffle(uint8_t *cards, int count, int size, int from_front, py_random *rng) {
+    int places = size < count ? size : count;
+    if (from_front) {
+        for (int i = 0; i < places; i++) {
+            int j = i + randbelow(rng, count - i);
+            uint8_t card = cards[i];
+            cards[i] = cards[j];
+            cards[j] = card;
+        }
+    } else {
+        for (int i = count - 1; i > count - 1 - places; i--) {
+            int j = randbelow(rng, i + 1);
+            uint8_t card = cards[i];
+            cards[i] = cards[j];
+            cards[j] = card;
+        }
+    }
+}
+
 static int has_limits(const uno_sample_spec *spec, int seat) {
     for (int c = 0; c < CARD_CLASSES; c++) {
         if (spec->limit[seat][c] >= 0) {
@@ -29,13 +64,70 @@ static int has_limits(const uno_sample_spec *spec, int seat) {
     return 0;
 }
 
+/* bots.determinize._deal_seat: one seat's hand from cards[0..count) (shuffled), into
+ * hand; the cards left stay in order in cards; returns how many are left. */
+static int deal_seat(const uno_sample_spec *spec, int other, uint8_t *cards, int count,
+                     uint8_t *hand, int *hand_length, py_random *rng) {
+    int size = spec->hand_size[other];
+    int length = spec->known_length[other] < size ? spec->known_length[other] : size;
+    memcpy(hand, spec->known[other], (size_t)length);
+    int need = size - length;
+    int named = spec->named[other];
+    if (need && named >= 0) {
+        int holds = 0;
+        for (int i = 0; i < length; i++) {
+            holds |= CARD_COLOR[hand[i]] == named;
+        }
+        for (int index = count - 1; index >= 0 && !holds; index--) {
+            if (CARD_COLOR[cards[index]] == named) {
+                hand[length++] = cards[index];
+                memmove(cards + index, cards + index + 1, (size_t)(count - index - 1));
+                count--;
+                need--;
+                break;
+            }
+        }
+    }
+    if (need && has_limits(spec, other)) {
+        int left[CARD_CLASSES], kept = 0;
+        for (int c = 0; c < CARD_CLASSES; c++) {
+            left[c] = spec->limit[other][c] >= 0 ? spec->limit[other][c] : size;
+        }
+        for (int i = 0; i < count; i++) {
+            int card = cards[i];
+            if (need && left[CARD_COLOR[card]] > 0) {
+                left[CARD_COLOR[card]]--;
+                hand[length++] = (uint8_t)card;
+                need--;
+            } else {
+                cards[kept++] = (uint8_t)card;
+            }
+        }
+        count = kept;
+    }
+    if (need) { /* hand.extend(cards[len(cards) - need:]), Python's slice clamped */
+        int start = count - need;
+        if (start < 0) {
+            start = start + count > 0 ? start + count : 0;
+        }
+        memcpy(hand + length, cards + start, (size_t)(count - start));
+        length += count - start;
+        count = start;
+    }
+    while (length < size) { /* only with an inconsistent hand-written position */
+        hand[length++] = (uint8_t)randrange_wild(rng);
+    }
+    *hand_length = length;
+    return count;
+}
+
 /* bots.ismcts.deal_hidden and _sampled_pending, into a copy of base. */
 void uno_sample_world(const uno_state *base, const uno_sample_spec *spec, py_random *rng,
                          uno_state *world) {
     *world = *base;
     world->seed = (int64_t)py_random_u32(rng); /* rng.getrandbits(32) */
     world->shuffles = 0;
-    uint8_t cards[MAX_CARDS];
+    uint8_t cards[MAX_CARDS], again[MAX_CARDS], hand_again[MAX_CARDS];
     int count = spec->pool_length;
     memcpy(cards, spec->pool, (size_t)count);
     uno_shuffle(rng, cards, count);
@@ -47,56 +139,41 @@ void uno_sample_world(const uno_state *base, const uno_sample_spec *spec, py_ran
             }
         }
     }
+    uno_state *probe = NULL; /* scratch for the decisions' hands, made when first needed */
     for (int k = 0; k < n; k++) {
-        int other = order[k], size = spec->hand_size[other];
+        int other = order[k], length;
         uint8_t *hand = world->hand[other];
-        int length = spec->known_length[other] < size ? spec->known_length[other] : size;
-        memcpy(hand, spec->known[other], (size_t)length);
-        int need = size - length;
-        int named = spec->named[other];
-        if (need && named >= 0) {
-            int holds = 0;
-            for (int i = 0; i < length; i++) {
-                holds |= CARD_COLOR[hand[i]] == named;
+        int decisions = spec->decision_count[other];
+        if (spec->tries <= 1 || decisions == 0) {
+            count = deal_seat(spec, other, cards, count, hand, &length, rng);
+        } else {
+            if (probe == NULL) {
+                probe = spec->probe;
+                probe->players = base->players;
+                probe->rules = base->rules;
             }
-            for (int index = count - 1; index >= 0 && !holds; index--) {
-                if (CARD_COLOR[cards[index]] == named) {
-                    hand[length++] = cards[index];
-                    memmove(cards + index, cards + index + 1, (size_t)(count - index - 1));
-                    count--;
-                    need--;
-                    break;
+            memcpy(again, cards, (size_t)count);
+            int before = count;
+            count = deal_seat(spec, other, cards, count, hand, &length, rng);
+            int missed = uno_belief_misses(probe, spec->decisions[other], decisions, hand,
+                                           length, other, MAX_DECISIONS + 1);
+            for (int attempt = 1; attempt < spec->tries && missed; attempt++) {
+                uint8_t shuffled[MAX_CARDS];
+                memcpy(shuffled, again, (size_t)before);
+                reshuffle(shuffled, before, spec->hand_size[other], has_limits(spec, other), rng);
+                int length_again;
+                int left = deal_seat(spec, other, shuffled, before, hand_again, &length_again,
+                                     rng);
+                int missed_again = uno_belief_misses(probe, spec->decisions[other], decisions,
+                                                     hand_again, length_again, other, missed);
+                if (missed_again < missed) {
+                    missed = missed_again;
+                    memcpy(hand, hand_again, (size_t)length_again);
+                    length = length_again;
+                    memcpy(cards, shuffled, (size_t)left);
+                    count = left;
                 }
             }
-        }
-        if (need && has_limits(spec, other)) {
-            int left[CARD_CLASSES], kept = 0;
-            for (int c = 0; c < CARD_CLASSES; c++) {
-                left[c] = spec->limit[other][c] >= 0 ? spec->limit[other][c] : size;
-            }
-            for (int i = 0; i < count; i++) {
-                int card = cards[i];
-                if (need && left[CARD_COLOR[card]] > 0) {
-                    left[CARD_COLOR[card]]--;
-                    hand[length++] = (uint8_t)card;
-                    need--;
-                } else {
-                    cards[kept++] = (uint8_t)card;
-                }
-            }
-            count = kept;
-        }
-        if (need) { /* hand.extend(cards[len(cards) - need:]), Python's slice clamped */
-            int start = count - need;
-            if (start < 0) {
-                start = start + count > 0 ? start + count : 0;
-            }
-            memcpy(hand + length, cards + start, (size_t)(count - start));
-            length += count - start;
-            count = start;
-        }
-        while (length < size) { /* only with an inconsistent hand-written position */
-            hand[length++] = (uint8_t)randrange_wild(rng);
         }
         world->hand_len[other] = (uint8_t)length;
         uno_hand_changed(world, other);

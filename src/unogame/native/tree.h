@@ -4,6 +4,7 @@
 #ifndef UNO_TREE_H
 #define UNO_TREE_H
 
+#include "belief.h"
 #include "core.h"
 
 #define CARD_CLASSES 5 /* the four colours and the wild cards (bots.knowledge.CLASSES) */
@@ -19,6 +20,10 @@ typedef struct {
     int limit[MAX_PLAYERS][CARD_CLASSES]; /* at most this many of a class; -1: any */
     int named[MAX_PLAYERS];
     int challenge; /* the pending challenge is judged on the sampled hand */
+    uno_decision decisions[MAX_PLAYERS][MAX_DECISIONS]; /* kept by seat (bots.belief) */
+    int decision_count[MAX_PLAYERS];
+    int tries; /* hands dealt a seat until one explains its decisions (HardBot.belief_tries) */
+    uno_state *probe; /* scratch for uno_belief_misses, owned by the caller */
 } uno_sample_spec;
 
 typedef struct {
