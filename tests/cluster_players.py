@@ -66,6 +66,9 @@ class Player:
                     if self.move_each_time and server == self.server and tries < 20:
                         tries += 1  # the same process again: a proxy's next pick is another
                         await client.close()
+                        # ...unless another player's retry takes it each time: players
+                        # coming back in step can each land on their old process 20 times.
+                        await asyncio.sleep(random.uniform(0.0, 0.05))
                         continue
                     self.servers.append(server)
                     self.server = server
