@@ -17,8 +17,10 @@ import random
 from collections import Counter
 
 from unogame.bots import HardBot, make_bot
+from unogame.bots.base import play_next
 from unogame.bots.belief import misses
 from unogame.bots.determinize import deal_hidden
+from unogame.bots.knowledge import CardTracker
 from unogame.engine import Game, Rules
 
 
@@ -41,35 +43,29 @@ def main() -> None:
         hard = bots[0]
         assert isinstance(hard, HardBot)
         tracker = hard.tracker
+        def sample(seat: int, game: Game = game, tracker: CardTracker = tracker) -> None:
+            nonlocal decisions
+            if seat != 0 or game.turn != 0:
+                return
+            view = game.view(0)
+            tracker.sync(view)
+            pool = tracker.unseen(view)
+            decisions += 1
+            for tries in args.tries:
+                rng = random.Random(decisions)
+                for _ in range(args.samples):
+                    _, hands, _ = deal_hidden(view, tracker, pool, rng, rules, tries)
+                    for other, hand in hands.items():
+                        shared = Counter(hand) & Counter(game.card_hands[other])
+                        overlap[tries][0] += sum(shared.values())
+                        overlap[tries][1] += len(hand)
+                        kept = tracker.decisions.by_seat[other]
+                        if kept:
+                            explained[tries][1] += 1
+                            explained[tries][0] += misses(kept, hand, other, rules) == 0
+
         while game.winner is None:
-            for seat in [game.turn] + [s for s in range(4) if s != game.turn]:
-                legal = game.legal_moves(seat)
-                if not legal:
-                    continue
-                if seat == 0 == game.turn:
-                    view = game.view(0)
-                    tracker.sync(view)
-                    pool = tracker.unseen(view)
-                    decisions += 1
-                    for tries in args.tries:
-                        rng = random.Random(decisions)
-                        for _ in range(args.samples):
-                            _, hands, _ = deal_hidden(view, tracker, pool, rng, rules, tries)
-                            for other, hand in hands.items():
-                                shared = Counter(hand) & Counter(game.card_hands[other])
-                                overlap[tries][0] += sum(shared.values())
-                                overlap[tries][1] += len(hand)
-                                kept = tracker.decisions.by_seat[other]
-                                if kept:
-                                    explained[tries][1] += 1
-                                    explained[tries][0] += misses(kept, hand, other, rules) == 0
-                move = bots[seat].choose(game.view(seat), legal)
-                if move is None:
-                    continue
-                for event in game.push(seat, move):
-                    for other, bot in enumerate(bots):
-                        bot.observe(event.for_seat(other))
-                break
+            play_next(game, bots, sample)
     print(f"{args.rounds} rounds, {decisions} of hard's turns, {args.samples} samples each")
     for tries in args.tries:
         in_common, cards = overlap[tries]

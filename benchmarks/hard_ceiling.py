@@ -22,6 +22,7 @@ from functools import partial
 from multiprocessing import Pool
 
 from unogame.bots import HardBot, make_bot
+from unogame.bots.base import play_next
 from unogame.engine import Game, Rules
 from unogame.sim.runner import round_seed
 from unogame.sim.stats import wilson_interval
@@ -36,27 +37,19 @@ def play(index: int, seed: int, told: bool, which: str = "all") -> bool:
             for seat in range(4)]
     for seat, bot in enumerate(bots):
         bot.new_round(seat, game.view(seat), game.rules)
+    def tell(seat: int) -> None:
+        bot = bots[seat]
+        if told and isinstance(bot, HardBot):
+            for other in range(4):
+                if other != seat and (
+                        which == "all"
+                        or (which == "next" and other == (seat + game.direction) % 4)
+                        or (which == "small" and len(game.card_hands[other]) <= 3)):
+                    bot.tracker.known[other] = list(game.card_hands[other])
+                    bot.tracker.allowance[other] = [None] * 5
+
     while game.winner is None:
-        for seat in [game.turn] + [s for s in range(4) if s != game.turn]:
-            legal = game.legal_moves(seat)
-            if not legal:
-                continue
-            bot = bots[seat]
-            if told and isinstance(bot, HardBot):
-                for other in range(4):
-                    if other != seat and (
-                            which == "all"
-                            or (which == "next" and other == (seat + game.direction) % 4)
-                            or (which == "small" and len(game.card_hands[other]) <= 3)):
-                        bot.tracker.known[other] = list(game.card_hands[other])
-                        bot.tracker.allowance[other] = [None] * 5
-            move = bot.choose(game.view(seat), legal)
-            if move is None:
-                continue
-            for event in game.push(seat, move):
-                for other, watcher in enumerate(bots):
-                    watcher.observe(event.for_seat(other))
-            break
+        play_next(game, bots, tell)
     return game.winner == hard_seat
 
 

@@ -4,10 +4,12 @@ hands that explain them, and the determinizations that prefer those hands."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 from unogame.bots import make_bot
+from unogame.bots.base import play_next
 from unogame.bots.belief import (
     MAX_DECISIONS,
     MAX_HIDDEN,
@@ -36,23 +38,11 @@ class Watcher(MediumBot):
     keeps_decisions = True
 
 
-def play_round(game: Game, bots: list[MediumBot], check: object = None) -> None:
-    """A round as ``uno sim`` plays it (the player to act, else the off-turn moves)."""
-    players = game.players
+def play_round(game: Game, bots: list[MediumBot], check: Callable[[], None]) -> None:
+    """A plain round between the bots, ``check`` after each move."""
     while game.winner is None:
-        for seat in [game.turn] + [s for s in range(players) if s != game.turn]:
-            legal = game.legal_moves(seat)
-            if not legal:
-                continue
-            move = bots[seat].choose(game.view(seat), legal)
-            if move is None:
-                continue
-            for event in game.push(seat, move):
-                for other, bot in enumerate(bots):
-                    bot.observe(event.for_seat(other))
-            break
-        if callable(check):
-            check()
+        play_next(game, bots)
+        check()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
@@ -182,12 +172,7 @@ def test_determinizations_prefer_the_hands_that_explain_the_decisions() -> None:
     tracker = bots[0].tracker
     # Play until seats other than 0 hold several decisions.
     while game.winner is None and sum(len(d) for d in tracker.decisions.by_seat) < 5:
-        seat = game.turn
-        move = bots[seat].choose(game.view(seat), game.legal_moves(seat))
-        assert move is not None
-        for event in game.push(seat, move):
-            for other, bot in enumerate(bots):
-                bot.observe(event.for_seat(other))
+        play_next(game, bots)
     assert game.winner is None
     view = game.view(0)
     tracker.sync(view)

@@ -370,8 +370,9 @@ def check_no_leaks(room: Room, clients: list[Client]) -> int:
             if kind == "room":
                 assert not _cards_in(message), message
                 continue
-            if kind == "error":
-                assert message["code"] in ("stale", "illegal", "rate_limited"), message
+            if kind == "error":  # not_saved: storage was slow (a loaded machine), no change
+                assert message["code"] in ("stale", "illegal", "rate_limited", "not_saved"), (
+                    message)
                 continue
             if kind not in ("state", "update") or message["view"] is None:
                 continue

@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine import Game, Move, Rules
@@ -88,6 +88,34 @@ def bot_move(game: Game, seat: int, bot: Bot) -> Move | None:
     if bot.seat is None:
         bot.new_round(seat, game.view(seat), game.rules)
     return bot.choose(game.view(seat), legal)
+
+
+def play_next(game: Game, bots: Sequence[Bot],
+              before: Callable[[int], None] | None = None) -> int | None:
+    """One move of a plain round between ``bots`` (one per seat, no table: no reaction
+    delays): the player to act, else the first other seat with a move to make; every bot
+    observes the move's events as its seat sees them. ``before(seat)`` runs before a seat
+    is asked. Returns the seat that moved (``None``: nobody had a move).
+
+    >>> game = Game.new(3, seed=2)
+    >>> turn = game.turn
+    >>> play_next(game, [RandomBot(seed) for seed in range(3)]) == turn
+    True
+    """
+    for seat in [game.turn] + [s for s in range(game.players) if s != game.turn]:
+        legal = game.legal_moves(seat)
+        if not legal:
+            continue
+        if before is not None:
+            before(seat)
+        move = bots[seat].choose(game.view(seat), legal)
+        if move is None:
+            continue
+        for event in game.push(seat, move):
+            for other, bot in enumerate(bots):
+                bot.observe(event.for_seat(other))
+        return seat
+    return None
 
 
 BOT_LEVELS: dict[str, type[Bot]] = {"random": RandomBot}
