@@ -138,8 +138,8 @@ def misses(decisions: Sequence[Decision], hand: Sequence[int], seat: int, rules:
 
 class DecisionLog:
     """The decisions of the other seats still explained by their hands, followed from one
-    seat's view and events (with the public state they need: colour, top card, direction
-    and hand sizes)."""
+    seat's view and events, with the public state they need (colour, top card, direction
+    and hand sizes: followed always, the tracker's colour to match is this one's)."""
 
     def __init__(self, seat: int = 0, players: int = 2) -> None:
         self.seat = seat
@@ -170,8 +170,6 @@ class DecisionLog:
     def sync(self, view: dict[str, object]) -> None:
         """The public state from a view; decisions are dropped if the sizes followed were
         not the view's (an event this log does not follow)."""
-        if not self.keeping:
-            return
         hands = view["hands"]
         assert isinstance(hands, list)
         sizes = [hand if isinstance(hand, int) else len(hand) for hand in hands]
@@ -185,8 +183,7 @@ class DecisionLog:
         self.direction = direction if isinstance(direction, int) else 1
 
     def observe(self, event: dict[str, object]) -> None:
-        if not self.keeping:
-            return
+        """Follow one event (the public state always, the decisions when keeping)."""
         kind = event["type"]
         actor = event.get("seat")
         drawn_now = self.drew is not None and self.drew[0] == actor
@@ -262,9 +259,9 @@ class DecisionLog:
         assert isinstance(code, str)
         card = card_from_code(code)
         sizes = self.sizes
-        if (isinstance(text, str) and actor != self.seat and sizes is not None and self.top >= 0
-                and self.color >= 0 and not event.get("jump_in") and not drawn_now
-                and sizes[actor] >= 1):
+        if (self.keeping and isinstance(text, str) and actor != self.seat and sizes is not None
+                and self.top >= 0 and self.color >= 0 and not event.get("jump_in")
+                and not drawn_now and sizes[actor] >= 1):
             self._keep(actor, Decision(PLAY, self.color, self.top, self.direction,
                                        tuple(sizes), Move.parse(text).code & ~UNO_BIT, []))
         if drawn_now:  # the card it has just drawn: not in its hand at any decision
@@ -287,6 +284,11 @@ class DecisionLog:
             if len(decision.extra) <= MAX_EXTRA:
                 kept.append(decision)
         self.by_seat[actor] = kept
+
+    def core_decisions(self) -> list[list[tuple[object, ...]]]:
+        """The decisions by seat as the compiled core's search takes them."""
+        return [[(d.kind, d.color, d.top, d.direction, list(d.sizes), d.move, list(d.extra),
+                  d.hidden) for d in kept] for kept in self.by_seat]
 
     def _keep(self, actor: int, decision: Decision) -> None:
         decisions = self.by_seat[actor]

@@ -22,8 +22,8 @@ def deal_hidden(view: dict[str, Any], tracker: CardTracker, pool: Sequence[int],
     ``pool`` holds the unseen cards. They are dealt at random into the other hands (after
     the cards known to be there) and the draw pile. With ``rules`` and ``tries`` > 1, a
     seat whose hand does not explain its kept decisions (:mod:`.belief`) is dealt again
-    from the cards left, reshuffled, up to ``tries`` hands in all; the first that explains
-    them all is kept, else the first that explains the most.
+    from the cards left (:func:`_reshuffled`), up to ``tries`` hands in all; the first that
+    explains them all is kept, else the first that explains the most.
     """
     seed = rng.getrandbits(32)
     cards = list(pool)

@@ -359,11 +359,7 @@ class HardBot(MediumBot):
                 self.opponent_widening, budget,
                 self.iterations if self.iterations is not None else 1 << 30,
                 deadline or 0.0, words, self.policy == "medium", self.flat,
-                self.root_halving,
-                [[(d.kind, d.color, d.top, d.direction, list(d.sizes), d.move, list(d.extra),
-                   d.hidden)
-                  for d in kept] for kept in tracker.decisions.by_seat],
-                self.belief_tries)
+                self.root_halving, tracker.decisions.core_decisions(), self.belief_tries)
         except ValueError:
             return None
         self.rng.setstate((version, words, gauss))

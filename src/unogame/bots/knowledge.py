@@ -60,8 +60,6 @@ class CardTracker:
         """This seat's hand as last known (``None`` right after a swap, until the next view)."""
         self.allowance: list[list[int | None]] = [[None] * CLASSES for _ in range(players)]
         """By seat and card class: at most this many such cards in the hand (None: any)."""
-        self.color = -1
-        """The colour to match, followed through the events."""
         self.named: list[int] = [-1] * players
         """By seat: the colour it named with its last wild (players name a colour they
         hold), until it plays a card of that colour; -1 for none."""
@@ -89,7 +87,6 @@ class CardTracker:
         """Take this seat's hand from its view, and drop known cards that no longer fit."""
         hands = view["hands"]
         self.decisions.sync(view)
-        self.color = COLORS.index(view["color"]) if view["color"] else -1
         self.own = [card_from_code(code) for code in hands[self.seat]]
         for other, known in enumerate(self.known):
             size = hands[other] if isinstance(hands[other], int) else 0
@@ -98,8 +95,20 @@ class CardTracker:
             elif len(known) > size:
                 del known[size:]
 
+    @property
+    def color(self) -> int:
+        """The colour to match, followed through the events (by :attr:`decisions`)."""
+        return self.decisions.color
+
+    @color.setter
+    def color(self, value: int) -> None:
+        self.decisions.color = value
+
     def observe(self, event: dict[str, Any]) -> None:
-        self.decisions.observe(event)
+        self._observe(event)
+        self.decisions.observe(event)  # after: the colour to match is the one before here
+
+    def _observe(self, event: dict[str, Any]) -> None:
         kind = event["type"]
         seat = self.seat
         if self.drawn is not None and takes_turn(event):  # not a penalty draw (a catch)
@@ -108,8 +117,6 @@ class CardTracker:
             player = event["seat"]
             card = card_from_code(event["card"])
             replaced = self.color
-            if event.get("color"):
-                self.color = COLORS.index(event["color"])
             if player == seat:
                 _remove(self.own, card)
             else:
@@ -118,11 +125,9 @@ class CardTracker:
                 if card >= WILD and card != WILD_DRAW_FOUR and replaced >= 0:
                     self.allowance[player][replaced] = 0  # it had nothing of that colour
                 if card >= WILD and event.get("color"):
-                    self.named[player] = self.color
+                    self.named[player] = COLORS.index(event["color"])
                 elif CARD_COLOR[card] == self.named[player]:
                     self.named[player] = -1
-        elif kind == "color":
-            self.color = COLORS.index(event["color"])
         elif kind == "draw":
             player = event["seat"]
             if player == seat:

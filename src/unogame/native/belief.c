@@ -49,7 +49,7 @@ static int explains(uno_state *probe, const uno_decision *d, const uint8_t *hand
             }
             continue;
         }
-        for (int c = 0; c < 4; c++) {
+        for (int c = 0; c < 4; c++) { /* a Wild Swap names a seat too, other wilds none */
             for (int target = 0; target < players; target++) {
                 if (card == CARD_WS ? target == seat : target > 0) {
                     continue;

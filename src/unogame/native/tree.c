@@ -139,7 +139,7 @@ void uno_sample_world(const uno_state *base, const uno_sample_spec *spec, py_ran
             }
         }
     }
-    uno_state *probe = NULL; /* scratch for the decisions' hands, made when first needed */
+    uno_state *probe = spec->probe;
     for (int k = 0; k < n; k++) {
         int other = order[k], length;
         uint8_t *hand = world->hand[other];
@@ -147,11 +147,6 @@ void uno_sample_world(const uno_state *base, const uno_sample_spec *spec, py_ran
         if (spec->tries <= 1 || decisions == 0) {
             count = deal_seat(spec, other, cards, count, hand, &length, rng);
         } else {
-            if (probe == NULL) {
-                probe = spec->probe;
-                probe->players = base->players;
-                probe->rules = base->rules;
-            }
             memcpy(again, cards, (size_t)count);
             int before = count;
             count = deal_seat(spec, other, cards, count, hand, &length, rng);

@@ -23,7 +23,7 @@ typedef struct {
     uno_decision decisions[MAX_PLAYERS][MAX_DECISIONS]; /* kept by seat (bots.belief) */
     int decision_count[MAX_PLAYERS];
     int tries; /* hands dealt a seat until one explains its decisions (HardBot.belief_tries) */
-    uno_state *probe; /* scratch for uno_belief_misses, owned by the caller */
+    uno_state *probe; /* scratch for uno_belief_misses: a copy of the base, the caller's */
 } uno_sample_spec;
 
 typedef struct {
