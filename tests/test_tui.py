@@ -413,6 +413,20 @@ def test_a_failing_bot_cannot_stop_the_table() -> None:
     run(scenario)
 
 
+def test_the_app_shut_down_while_a_scoreboard_mounts_is_quiet() -> None:
+    """The scoreboard is pushed and the app shuts down in the same moment (a test's app
+    does at the end of its block, once the round it waited for is over): the screen,
+    mounting with its widgets already gone, draws nothing and raises nothing."""
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bob", LEVEL), seed=3, **FROZEN))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            app.push_screen(ScoreScreen())
+
+    run(scenario)
+
+
 def test_translations_complete() -> None:
     """Thai and English have the same keys, and every key the app names exists."""
     import json

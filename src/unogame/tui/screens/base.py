@@ -68,9 +68,10 @@ class GameScreenMixin:
         self._relabel()
 
     def _relabel(self) -> None:
-        # A screen still mounting when the app quits is already detached, its widgets
-        # gone: nothing to draw then.
-        if cast(Widget, self).is_attached:
+        # A screen still mounting when the app quits (or shuts down, as a test's app does:
+        # not detached then, but no longer running) has its widgets gone: nothing to draw.
+        node = cast(Widget, self)
+        if node.is_attached and node.app.is_running:
             self.redraw()
 
     def redraw(self) -> None:
