@@ -482,6 +482,11 @@ def test_players_send_fixed_reactions_rate_limited(browser: Any) -> None:
     with ServerThread(timing=Timing(think=30.0)) as server:
         ann = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(ann, server.url, "Ann", 2)
+        # A number turned up: a random deal can turn up a Wild, whose colour dialog covers
+        # the table for the first player.
+        hands = [["R1", "R2", "G4", "G5", "B6", "Y7", "B2"],
+                 ["Y1", "G2", "B3", "Y4", "G6", "B7", "Y9"]]
+        server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked(hands, "R3"), "seed": 1}
         ben = browser.new_context(viewport=PHONE, locale="th-TH").new_page()
         join_room(ben, server.url, code, "Ben")
         ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==2")
