@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_browser_phone import PHONE, create_room, join_room, stacked, start_dealt
+from test_browser_phone import PHONE, create_room, join_room, number_deal, start_dealt
 from test_browser_play import click, pytestmark, wait
 from test_server_support import ServerThread
 
@@ -236,10 +236,7 @@ def test_the_page_keeps_the_screen_awake_during_a_game(server: ServerThread,
     code = create_room(page, server.url, "Ann", 2, fill=True)
     assert page.evaluate("navigator.wakeLock !== undefined")
     assert page.evaluate("window.wake.requests") == 0  # not in the lobby
-    # A number turned up: a Wild's colour dialog would cover the leave button.
-    hands = [["R1", "R2", "G4", "G5", "B6", "Y7", "B2"],
-             ["Y1", "G2", "B3", "Y4", "G6", "B7", "R9"]]
-    server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked(hands, "R3"), "seed": 1}
+    server.manager.rooms[code].deal = number_deal()  # no Wild's dialog over the leave button
     click(page, "[data-action=start]")
     wait(page, ".hand button.card")
     page.wait_for_function("()=>window.wake.held===1")

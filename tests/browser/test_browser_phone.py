@@ -34,6 +34,18 @@ def stacked(hands: list[list[str]], first: str, seed: int = 5) -> list[str]:
     return deck + rest
 
 
+NUMBER_HANDS = [["R1", "R2", "G4", "G5", "B6", "Y7", "B2"],
+                ["Y1", "G2", "B3", "Y4", "G6", "B7", "R9"]]
+"""Numbers only, every colour in both hands: on R3 each seat plays a number, so no dialog
+(a colour to choose, a Wild Draw Four to answer) covers the table in the first turns."""
+
+
+def number_deal() -> dict[str, Any]:
+    """A room's stacked deal of :data:`NUMBER_HANDS` for two seats, seat 0 first on R3 (a
+    random deal can turn up a Wild, whose colour dialog covers the table)."""
+    return {"dealer": 1, "deck": stacked(NUMBER_HANDS, "R3"), "seed": 1}
+
+
 def create_room(page: Any, url: str, name: str, seats: int, *, fill: bool = False,
                 rules: dict[str, Any] | None = None, lang: str = "en", timer: int = 0) -> str:
     page.goto(url + "/")
@@ -482,11 +494,7 @@ def test_players_send_fixed_reactions_rate_limited(browser: Any) -> None:
     with ServerThread(timing=Timing(think=30.0)) as server:
         ann = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(ann, server.url, "Ann", 2)
-        # A number turned up: a random deal can turn up a Wild, whose colour dialog covers
-        # the table for the first player.
-        hands = [["R1", "R2", "G4", "G5", "B6", "Y7", "B2"],
-                 ["Y1", "G2", "B3", "Y4", "G6", "B7", "Y9"]]
-        server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked(hands, "R3"), "seed": 1}
+        server.manager.rooms[code].deal = number_deal()
         ben = browser.new_context(viewport=PHONE, locale="th-TH").new_page()
         join_room(ben, server.url, code, "Ben")
         ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==2")
