@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_browser_phone import PHONE, create_room, join_room, number_deal, start_dealt
+from test_browser_phone import NUMBER_HANDS, PHONE, create_room, join_room, start_dealt
 from test_browser_play import click, pytestmark, wait
 from test_server_support import ServerThread
 
@@ -236,9 +236,7 @@ def test_the_page_keeps_the_screen_awake_during_a_game(server: ServerThread,
     code = create_room(page, server.url, "Ann", 2, fill=True)
     assert page.evaluate("navigator.wakeLock !== undefined")
     assert page.evaluate("window.wake.requests") == 0  # not in the lobby
-    server.manager.rooms[code].deal = number_deal()  # no Wild's dialog over the leave button
-    click(page, "[data-action=start]")
-    wait(page, ".hand button.card")
+    start_dealt(page, server, code, NUMBER_HANDS, "R3", dealer=1)  # no dialog over leave
     page.wait_for_function("()=>window.wake.held===1")
     # Hidden, the browser lets the lock go; shown again, the page asks again.
     page.evaluate("window.wake.sentinel.release()")

@@ -36,14 +36,9 @@ def stacked(hands: list[list[str]], first: str, seed: int = 5) -> list[str]:
 
 NUMBER_HANDS = [["R1", "R2", "G4", "G5", "B6", "Y7", "B2"],
                 ["Y1", "G2", "B3", "Y4", "G6", "B7", "R9"]]
-"""Numbers only, every colour in both hands: on R3 each seat plays a number, so no dialog
-(a colour to choose, a Wild Draw Four to answer) covers the table in the first turns."""
-
-
-def number_deal() -> dict[str, Any]:
-    """A room's stacked deal of :data:`NUMBER_HANDS` for two seats, seat 0 first on R3 (a
-    random deal can turn up a Wild, whose colour dialog covers the table)."""
-    return {"dealer": 1, "deck": stacked(NUMBER_HANDS, "R3"), "seed": 1}
+"""Numbers only, every colour in both hands: dealt by seat 1 on R3, each seat plays a
+number, so no dialog (a colour to choose, a Wild Draw Four to answer) covers the table in
+the first turns, as one can after a random deal."""
 
 
 def create_room(page: Any, url: str, name: str, seats: int, *, fill: bool = False,
@@ -494,12 +489,10 @@ def test_players_send_fixed_reactions_rate_limited(browser: Any) -> None:
     with ServerThread(timing=Timing(think=30.0)) as server:
         ann = browser.new_context(viewport=PHONE, locale="en-US").new_page()
         code = create_room(ann, server.url, "Ann", 2)
-        server.manager.rooms[code].deal = number_deal()
         ben = browser.new_context(viewport=PHONE, locale="th-TH").new_page()
         join_room(ben, server.url, code, "Ben")
         ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==2")
-        click(ann, "[data-action=start]")
-        wait(ann, ".hand button.card")
+        start_dealt(ann, server, code, NUMBER_HANDS, "R3", dealer=1)
         wait(ben, ".hand button.card")
         click(ann, "[data-action=emotes]")
         click(ann, "[data-action=emote][data-emote=nice]")
