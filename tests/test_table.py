@@ -256,6 +256,68 @@ def test_the_host_role_passes_to_the_next_connected_person() -> None:
         table.set_present(1, False)  # a bot's seat
 
 
+def test_a_hidden_page_on_its_turn_gets_a_stand_in_after_the_grace() -> None:
+    """Issue 21, item 5: a phone put in the background on its turn (no turn timer) froze the
+    table; hidden on one's turn now counts like gone."""
+    table = two_people(grace=20.0)
+    assert table.settings.turn_timer is None
+    table.set_hidden(0, True)  # Ann's turn, her page goes to the background
+    assert table.seat(0).hidden and table.seat(0).present
+    table.advance(19.0)
+    assert table.next_step() is None and not table.seat(0).stand_in
+    assert table.wake_at() == 20.0
+    table.advance(1.0)
+    step = table.next_step()
+    assert isinstance(step, DecisionRequest) and step.seat == 0 and step.stand_in
+    assert step.on_turn and table.seat(0).stand_in
+    play = table.resolve(step, *step.decide())
+    assert play is not None
+    assert table.apply(play)[0].type == STAND_IN_MOVE
+
+
+def test_a_hidden_page_off_its_turn_is_not_replaced_and_its_grace_starts_with_its_turn(
+        ) -> None:
+    table = two_people(grace=5.0)
+    table.set_hidden(1, True)  # Ben hides while it is Ann's turn
+    table.advance(30.0)
+    assert table.next_step() is None and not table.seat(1).stand_in
+    table.play(0, "play R7")  # Ben's turn now: his grace starts here, not when he hid
+    assert table.next_step() is None and table.wake_at() == 35.0
+    table.advance(4.9)
+    assert table.next_step() is None
+    table.advance(0.1)
+    step = table.next_step()
+    assert isinstance(step, DecisionRequest) and step.seat == 1 and step.stand_in
+
+
+def test_a_page_visible_again_takes_the_turn_back_and_the_host_may_hand_a_hidden_seat() -> None:
+    table = two_people(grace=60.0)
+    with pytest.raises(TableError) as error:
+        table.hand_to_bot(0, 1)
+    assert error.value.code == "present"
+    table.play(0, "play R7")  # Ben's turn
+    table.set_hidden(1, True)
+    assert table.next_step() is None  # the grace is a minute
+    assert table.host == 0  # a hidden page keeps its role (only leaving passes it)
+    table.hand_to_bot(0, 1)  # the host lets a bot play for Ben, who is away
+    assert table.seat(1).handed and table.seat(1).stand_in
+    step = table.next_step()
+    assert isinstance(step, DecisionRequest) and step.seat == 1 and step.stand_in
+    table.set_hidden(1, False)  # Ben looks again while the bot thinks
+    assert table.resolve(step, *step.decide()) is None  # its answer is dropped
+    assert not table.seat(1).handed and not table.seat(1).stand_in
+    assert table.next_step() is None and table.version == 1  # Ben plays himself
+
+
+def test_the_creator_gets_the_host_role_back() -> None:
+    table = two_people()
+    table.set_present(0, False)
+    assert table.host == 1
+    table.set_present(0, True)
+    table.set_host(0)
+    assert table.host == 0
+
+
 # ----------------------------------------------------------------------------- the turn timer
 
 def test_the_turn_timer_counts_down_and_a_stand_in_makes_one_move() -> None:

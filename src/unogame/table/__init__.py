@@ -16,6 +16,8 @@ How a front end drives it::
     # time, presence, the host, the scoreboard
     table.advance(seconds)                    # the front end's clock, never the table's
     table.set_present(seat, False)            # after settings.grace a bot stands in
+    table.set_hidden(seat, True)              # page in the background: the same, on its turn
+    table.set_host(seat)                      # the room's creator is back: they host again
     table.hand_to_bot(host_seat, seat)        # the host hands a disconnected seat over now
     table.press_next(seat)                    # "next round": closes that person's scoreboard
     # what next? (after every change, and at table.wake_at())

@@ -105,6 +105,8 @@ class SeatInfo:
     """A bot plays this person's seat until they come back."""
     handed: bool
     """The host handed the seat to a bot."""
+    hidden: bool = False
+    """The person is connected with their page hidden (away from the screen)."""
 
 
 Step = DecisionRequest | NextRound | None

@@ -33,13 +33,17 @@ from .steps import (
 
 
 class _Seat:
-    __slots__ = ("bot", "gone_since", "handed", "present", "spec", "stand_in", "stand_ins")
+    __slots__ = ("bot", "gone_since", "handed", "hidden", "hidden_since", "present", "spec",
+                 "stand_in", "stand_ins")
 
     def __init__(self, spec: SeatSpec, bot: Bot | None, present: bool) -> None:
         self.spec = spec
         self.bot = bot
         self.present = present or bot is not None
         self.gone_since: float | None = None if self.present else 0.0
+        self.hidden = False
+        """The person is connected but their page is hidden (a phone in the background)."""
+        self.hidden_since = 0.0
         self.handed = False
         self.stand_in: Bot | None = None
         self.stand_ins = 0
@@ -89,6 +93,7 @@ class Table:
         self.results: list[dict[str, Any]] = []
         """Each finished round: winner, points by seat, scores after it."""
         self.bot_failures: list[BotFailure] = []
+        self._last_moves: dict[int, tuple[int, str]] = {}
         self._log: list[tuple[int, Event]] = []
         self._jitter = random.Random(derived_seed(seed, "reactions"))
         self._window: list[int] = []
@@ -132,7 +137,9 @@ class Table:
     def seat(self, seat: int) -> SeatInfo:
         info = self._seat(seat)
         return SeatInfo(info.spec.name, info.spec.bot, info.present,
-                        info.spec.bot is None and self._standing_in(info), info.handed)
+                        info.spec.bot is None and (self._standing_in(info)
+                                                   or self._hidden_on_turn(seat, info)),
+                        info.handed, info.present and info.hidden)
 
     def seats(self) -> list[SeatInfo]:
         return [self.seat(index) for index in range(self.players)]
@@ -164,6 +171,12 @@ class Table:
     def feed_rounds(self, seat: int | None, start: int = 0) -> list[tuple[int, dict[str, Any]]]:
         """Like :meth:`feed`, each event with the number of the round it belongs to."""
         return [(number, event.for_seat(seat)) for number, event in self._log[max(0, start):]]
+
+    def last_move(self, seat: int | None) -> tuple[int, str] | None:
+        """The version on which ``seat``'s person last moved themselves, and the move's text
+        (``None``: not yet). A front end tells a page whether a move it sent before losing
+        its link was applied."""
+        return None if seat is None else self._last_moves.get(seat)
 
     def turn_remaining(self) -> float | None:
         """Seconds left on the turn timer (``None``: no timer runs now). Shown as a countdown;
@@ -197,6 +210,9 @@ class Table:
             remaining = self.turn_remaining()
             if remaining is not None:
                 times.append(self.now + remaining)
+            turn = self._seats[self.game.turn]
+            if turn.present and turn.hidden and not turn.handed:
+                times.append(max(turn.hidden_since, self._turn_since) + self.settings.grace)
         elif status == ROUND_OVER:
             remaining = self.next_round_remaining()
             if remaining is not None:
@@ -229,10 +245,38 @@ class Table:
             info.handed = False
             info.stand_in = None
             self._bots_changed()
-        else:
-            info.gone_since = self.now
+        else:  # away from a hidden page: gone since it was hidden
+            info.gone_since = min(info.hidden_since, self.now) if info.hidden else self.now
             if seat == self.host:
                 self._pass_host(seat)
+
+    def set_hidden(self, seat: int, hidden: bool) -> None:
+        """A connected person's page went to the background (``True``) or came back.
+
+        Hidden on their turn counts like gone: after ``settings.grace`` (counted from the
+        later of hiding and the turn's start) a bot makes their turn moves, and the host may
+        hand the seat to a bot. Off their turn nothing stands in (they may be back in time).
+        Visible again: the seat is theirs again, as on coming back.
+        """
+        info = self._seat(seat)
+        if info.spec.bot is not None:
+            raise TableError("bad_seat", "a bot's seat has no page to hide")
+        if hidden == info.hidden:
+            return
+        info.hidden = hidden
+        if hidden:
+            info.hidden_since = self.now
+        elif info.present:
+            info.handed = False
+            if info.stand_in is not None:
+                info.stand_in = None
+                self._bots_changed()
+
+    def set_host(self, seat: int) -> None:
+        """The host role goes to ``seat`` (a person's: the room's creator coming back)."""
+        if self._seat(seat).spec.bot is not None:
+            raise TableError("bad_seat", "a bot cannot host")
+        self.host = seat
 
     def hand_to_bot(self, by: int | None, seat: int) -> None:
         """The host gives a disconnected person's seat to a bot now (until they return)."""
@@ -241,7 +285,7 @@ class Table:
         info = self._seat(seat)
         if info.spec.bot is not None:
             raise TableError("bad_seat", "a bot already plays this seat")
-        if info.present:
+        if info.present and not info.hidden:
             raise TableError("present", "this player is connected")
         info.handed = True
 
@@ -256,6 +300,7 @@ class Table:
         info.stand_in = None
         info.present = True
         info.gone_since = None
+        info.hidden = False
         info.handed = False
         self.ready.discard(seat)
         self._helpers.pop(seat, None)
@@ -427,6 +472,15 @@ class Table:
         gone = info.gone_since if info.gone_since is not None else self.now
         return info.handed or self.now - gone >= self.settings.grace
 
+    def _hidden_on_turn(self, seat: int, info: _Seat) -> bool:
+        """A bot stands in for this person's turn: connected, their page hidden since
+        before the grace (or handed over by the host), and it is their turn."""
+        if not (info.present and info.hidden) or info.spec.bot is not None \
+                or self.game.winner is not None or self.game.turn != seat:
+            return False
+        since = max(info.hidden_since, self._turn_since)
+        return info.handed or self.now - since >= self.settings.grace
+
     def _driver(self, seat: int, on_turn: bool) -> Bot | None:
         """The bot that plays ``seat`` now, or ``None`` if a person is to."""
         info = self._seats[seat]
@@ -434,7 +488,8 @@ class Table:
             return info.bot
         timed_out = on_turn and self.settings.turn_timer is not None \
             and self.now - self._turn_since >= self.settings.turn_timer
-        if not (timed_out or self._standing_in(info)):
+        if not (timed_out or self._standing_in(info)
+                or (on_turn and self._hidden_on_turn(seat, info))):
             return None
         if info.stand_in is None:
             info.stand_ins += 1
@@ -492,6 +547,8 @@ class Table:
     def _push(self, seat: int, move: Move, stand_in: bool) -> list[Event]:
         turn = self.game.turn
         events = self.game.push(seat, move)
+        if not stand_in and self._seats[seat].spec.bot is None:
+            self._last_moves[seat] = (self.version, move.text)
         if stand_in:
             events.insert(0, Event(STAND_IN_MOVE, {"seat": seat,
                                                    "name": self._seats[seat].spec.name}))
