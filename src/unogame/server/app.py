@@ -25,7 +25,11 @@ client -> server      meaning
 ``replay``            ``game_no``, ``round``: a finished round, answered by ``replay``
                       (``steps``: the deal, then each move's ``by``, ``stand_in``, the
                       asker's ``view`` after it and the ``events`` as the asker saw them)
-``ping``              keeps a connection alive
+``ping``              keeps a connection alive; ``beat``: true also promises one every 2 s
+                      (the page): 15 s of silence then means a dead link (heartbeat.py)
+``visibility``        ``hidden`` (true/false): the page went to the background or came
+                      back (a seat whose pages are all hidden is ``hidden`` in ``room``;
+                      on its turn that counts like gone: a stand-in after the grace)
 ====================  =================================================================
 
 The server answers with ``joined`` (room, seat, token), ``room`` (seats, settings),
@@ -35,7 +39,10 @@ the events as the seat may see them and the new view), ``removed``, ``pong`` and
 ``state`` and ``update`` also carry ``round``, ``ready`` (the seats that pressed "next
 round"), ``timer_left`` (seconds on the turn timer, or null) and ``next_round_left``
 (seconds before the next round is dealt anyway, or null). A move a bot made for a person
-comes with a ``stand_in_move`` event first ("bot played for NAME").
+comes with a ``stand_in_move`` event first ("bot played for NAME"). A move is applied only
+on the ``version`` it was made on, so a move sent again after a reconnect is applied once
+or answered ``stale``, never twice; ``state`` tells the seat its ``last_move`` (``version``,
+``move``) so that a page can tell which.
 """
 
 from __future__ import annotations
@@ -68,6 +75,7 @@ from .. import i18n
 from .cluster import Cluster
 from .commits import close_storage, off_loop
 from .emotes import EMOTES, EmoteAllowance
+from .heartbeat import Heard, sweep_silent
 from .helper import HINT_GAP, REPLAY_GAP, Gap, hint, replay
 from .hub import Hub, LocalHub, encode
 from .limits import AddressAllowance
@@ -102,6 +110,11 @@ class Connection:
         self.last = time.monotonic()
         self.overflowed = False
         self.closing = False
+        self.beat = False
+        """It pings every few seconds (the page): silence means a dead link."""
+        self.hidden = False
+        """Its page is hidden (the phone is in the background)."""
+        self.heard = time.monotonic()
         self.emotes = EmoteAllowance()
         self.hints = Gap(HINT_GAP)
         self.replays = Gap(REPLAY_GAP)
@@ -199,6 +212,7 @@ class Server:
     async def handle_text(self, conn: Connection, text: str) -> None:
         """One message of the connection (the next is read once this one is answered; a
         change waits for the room's change before it, off the loop)."""
+        conn.heard = time.monotonic()
         if len(text.encode("utf-8")) > self.manager.limits.max_message_bytes:
             conn.error("too_large", f"messages are limited to "
                                     f"{self.manager.limits.max_message_bytes} bytes")
@@ -272,6 +286,7 @@ class Server:
         conn.room = room
         conn.seat = seat
         self.manager.hub.attach(room.code, conn)
+        conn.hidden = False  # a page says again if it is hidden, after joined
         joined = {"type": "joined", "room": room.code, "seat": seat, "token": token}
         if isinstance(self.manager.hub, RedisHub):  # which process (a proxy picks one)
             joined["server"] = self.manager.hub.process
@@ -285,7 +300,7 @@ class Server:
         if room is not None:
             self.manager.hub.detach(room.code, conn)
             conn.room = None
-            room.disconnected(conn.seat)
+            room.disconnected(conn.seat, conn.hidden)
             conn.seat = None
 
     def _may_take_seat(self, conn: Connection) -> None:
@@ -376,7 +391,29 @@ class Server:
                                message.get("round"), conn.replays))
 
     def on_ping(self, conn: Connection, message: dict[str, Any]) -> None:
+        if message.get("beat") is True:
+            conn.beat = True
         conn.send({"type": "pong"})
+
+    def on_visibility(self, conn: Connection, message: dict[str, Any]) -> None:
+        hidden = message.get("hidden")
+        if type(hidden) is not bool:
+            raise RoomError("bad_visibility", "hidden: true or false")
+        if hidden == conn.hidden:
+            return
+        conn.hidden = hidden
+        if conn.room is not None:
+            conn.room.visibility(conn.seat, hidden)
+            self.manager.hub.refresh_presence(conn.room.code)
+
+    def drop_silent(self, heard: Heard) -> None:
+        """A page's heartbeat stopped (a dead link): it leaves its room now (its grace
+        starts) and is closed; whatever it still sends is not read."""
+        if not isinstance(heard, Connection) or heard.closing:
+            return
+        log.info("connection %s: silent for too long; closing it", heard.address)
+        self.leave(heard)
+        heard.close()
 
     # ------------------------------------------------------------ transport
 
@@ -388,7 +425,7 @@ class Server:
         try:
             while not writer.done():
                 message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
+                if message["type"] == "websocket.disconnect" or conn.closing:
                     break
                 text = message.get("text")
                 if text is None:
@@ -445,7 +482,7 @@ class SecurityHeaders:
 
 HANDLED = frozenset({"create", "join", "resume", "watch", "start", "add_bot", "remove", "move",
                      "next_round", "hand_to_bot", "rematch", "ping", "emote", "helper",
-                     "hint", "replay"})
+                     "hint", "replay", "visibility"})
 
 
 def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | None = None,
@@ -513,8 +550,12 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
             cluster.start()
         manager.resume_all()
         sweeper = asyncio.create_task(sweep())
+        heartbeat = asyncio.create_task(sweep_silent(lambda: server.connections,
+                                                     manager.limits.silent_seconds,
+                                                     server.drop_silent))
         yield
         sweeper.cancel()
+        heartbeat.cancel()
         if cluster is not None:
             await cluster.stop()
         manager.close()

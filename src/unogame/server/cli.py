@@ -80,6 +80,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     from .app import create_app
     from .flow import Timing
+    from .heartbeat import WS_PING_INTERVAL, WS_PING_TIMEOUT
 
     redis_url = getattr(args, "redis", None)  # the options added later are optional
     db = redis_url or args.db or str(default_db_path())
@@ -100,7 +101,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print_banner(args.host, args.port, db, out)
     tune_gc()
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE,
-                log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=30,
+                log_level=args.log_level, ws_ping_interval=WS_PING_INTERVAL,
+                ws_ping_timeout=WS_PING_TIMEOUT,  # a dead link is closed within 15 s
                 proxy_headers=getattr(args, "forwarded_allow_ips", None) is not None,
                 forwarded_allow_ips=getattr(args, "forwarded_allow_ips", None))
     return 0

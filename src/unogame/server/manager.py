@@ -73,6 +73,9 @@ class Limits:
     """A lobby that never started and has nobody in it is forgotten after this long."""
     sweep_seconds: float = 30.0
     """How often expired lobbies are looked for."""
+    silent_seconds: float = 15.0
+    """A page that beats (pings every 2 s) and is silent this long has a dead link: it
+    leaves its room (its grace starts) and is closed (heartbeat.py)."""
 
 
 @dataclass

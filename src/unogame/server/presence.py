@@ -2,7 +2,11 @@
 
 A person counts as present while any of their connections, in any server process, is open:
 coming back sends a bot standing in for them away, the last one leaving starts their grace
-(the table's rules), and a host who leaves the lobby hands the role on. Mixed into
+(the table's rules), and a host who leaves the lobby hands the role on; the room's creator
+gets it back on their return (a reload). A present person whose every page is hidden (a
+phone in the background) is *away*: on their turn that counts like gone (the table's
+rules). Each process reports per seat its connections (``seats``) and how many of them are
+hidden (``hidden``; missing: none), so the same holds with several processes. Mixed into
 :class:`~.rooms.Room`.
 """
 
@@ -25,6 +29,11 @@ class RoomPresence:
     """Other server processes' clients of the room, by process."""
     present: dict[int, bool]
     """Whether each seat was present when last looked at."""
+    hidden_pages: dict[int, bool]
+    """Whether each seat, when last present, had every page hidden."""
+    creator: int | None
+    """The seat of the person who created the room (``None``: removed); they host again
+    whenever they come back."""
 
     @property
     def table(self) -> Table | None:
@@ -51,13 +60,36 @@ class RoomPresence:
             self.seats[seat].gone_since = None
         self._presence()
 
-    def disconnected(self, seat: int | None) -> None:
+    def disconnected(self, seat: int | None, hidden: bool = False) -> None:
+        """A connection of ``seat`` closed (``hidden``: its page was hidden)."""
         if seat is None:
             self.spectators = max(0, self.spectators - 1)
         elif 0 <= seat < len(self.seats):
             info = self.seats[seat]
             info.connected = max(0, info.connected - 1)
+            if hidden:
+                info.hidden = max(0, info.hidden - 1)
         self._presence()
+
+    def visibility(self, seat: int | None, hidden: bool) -> None:
+        """A connection of ``seat`` (this process's) now has its page hidden or visible."""
+        if seat is None or not 0 <= seat < len(self.seats):
+            return
+        info = self.seats[seat]
+        info.hidden = min(info.connected, max(0, info.hidden + (1 if hidden else -1)))
+        self._presence()
+
+    def visible_anywhere(self, seat: int) -> bool:
+        """Someone has the seat open on a page that is not hidden, here or elsewhere."""
+        key = str(seat)
+        info = self.seats[seat]
+        return info.connected - info.hidden > 0 or any(
+            presence.get("seats", {}).get(key, 0) - presence.get("hidden", {}).get(key, 0) > 0
+            for presence in self.elsewhere.values())
+
+    def away_anywhere(self, seat: int) -> bool:
+        """The seat is open, but only on hidden pages."""
+        return self.present_anywhere(seat) and not self.visible_anywhere(seat)
 
     def present_anywhere(self, seat: int) -> bool:
         """Someone has the seat open, in this process or another."""
@@ -88,7 +120,10 @@ class RoomPresence:
         """Seats opened or left anywhere: a person back sends their stand-in away, a person
         gone starts their grace."""
         table = self.table
+        if table is not None:
+            self.sync_clock()
         for index, info in enumerate(self.seats):
+            self._away(index, info.kind == "human")
             now = self.present_anywhere(index)
             if now == self.present.get(index, False):
                 continue
@@ -97,12 +132,36 @@ class RoomPresence:
                 info.gone_since = None
                 if table is not None and info.kind == "human":
                     table.set_present(index, True)  # back: a bot standing in leaves
+                if index == self.creator and self.host != index and info.kind == "human":
+                    self._host_back(index)
             else:
                 info.gone_since = time.monotonic()
                 if info.kind == "human":
                     self._gone(index)
         self.publish_room()
         self.schedule()
+
+    def _away(self, seat: int, person: bool) -> None:
+        """The seat's pages all hidden, or one visible again: the table is told. (Gone
+        altogether: the table's grace for the absent applies; this is left as it was.)"""
+        if not self.present_anywhere(seat):
+            return
+        away = not self.visible_anywhere(seat)
+        if away == self.hidden_pages.get(seat, False):
+            return
+        self.hidden_pages[seat] = away
+        table = self.table
+        if table is not None and person and seat < table.players:
+            table.set_hidden(seat, away)
+
+    def _host_back(self, seat: int) -> None:
+        """The room's creator is back: they host again (a reload must not hand the role to
+        someone else for good)."""
+        table = self.table
+        if table is not None:
+            table.set_host(seat)
+        self.host = seat
+        self.save_later("the host back")
 
     def _gone(self, seat: int) -> None:
         """A person's last connection closed: the table starts their grace; a host who

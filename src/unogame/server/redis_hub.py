@@ -66,7 +66,8 @@ return 0
 """
 
 Presence = dict[str, Any]
-"""One process's clients of a room: ``{"seats": {"0": 2}, "watchers": 1, "seq": 7}``."""
+"""One process's clients of a room: ``{"seats": {"0": 2}, "hidden": {"0": 1}, "watchers": 1,
+"seq": 7}`` (``hidden``: of those, the connections whose page is hidden)."""
 
 
 def lease_key(code: str) -> str:
@@ -309,13 +310,16 @@ class RedisHub(LocalHub):
 
     def presence_of(self, code: str, seq: int = 0) -> Presence:
         seats: dict[str, int] = {}
+        hidden: dict[str, int] = {}
         watchers = 0
         for client in self.clients(code):
             if client.seat is None:
                 watchers += 1
             else:
                 seats[str(client.seat)] = seats.get(str(client.seat), 0) + 1
-        return {"seats": seats, "watchers": watchers, "seq": seq}
+                if getattr(client, "hidden", False):  # its page is in the background
+                    hidden[str(client.seat)] = hidden.get(str(client.seat), 0) + 1
+        return {"seats": seats, "hidden": hidden, "watchers": watchers, "seq": seq}
 
     def refresh_presence(self, code: str) -> None:
         """Publish this process's presence in the room again (its seats changed)."""

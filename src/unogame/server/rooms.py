@@ -91,6 +91,9 @@ class Room(RoomPresence):
         self.elsewhere: dict[str, dict[str, Any]] = {}
         """Other server processes' clients of the room, by process (presence)."""
         self.present: dict[int, bool] = {}
+        self.hidden_pages: dict[int, bool] = {}
+        self.creator: int | None = 0
+        """The creator's seat (the host at creation): they host again when back."""
 
     # ------------------------------------------------------------ persistence
 
@@ -125,7 +128,8 @@ class Room(RoomPresence):
             "name": self.name, "capacity": self.capacity, "rules": self.rules_dict,
             "timer": self.timer, "grace": self.grace, "fill": self.fill,
             "seats": [seat.to_dict() for seat in self.seats],
-            "host": self.host, "status": self.status, "game_no": self.game_no,
+            "host": self.host, "creator": self.creator, "status": self.status,
+            "game_no": self.game_no,
             "game_seed": self.game_seed, "version_base": self.version_base,
             "deal": self.deal, "matches": self.matches, "seeds": self.seeds,
         }
@@ -178,7 +182,11 @@ class Room(RoomPresence):
         self.seats = [Seat.from_dict(seat) for seat in data["seats"]]
         for seat, before in zip(self.seats, old, strict=False):
             seat.connected, seat.gone_since = before.connected, before.gone_since
+            seat.hidden = before.hidden
         self.host = data["host"]
+        creator = data.get("creator", 0)  # a record from before: the creator sat first
+        self.creator = creator if type(creator) is int and 0 <= creator < len(self.seats) \
+            and self.seats[creator].kind == "human" else None
         self.game_no = data["game_no"]
         self.game_seed = data["game_seed"]
         self.version_base = data["version_base"]
@@ -257,22 +265,35 @@ class Room(RoomPresence):
         if self.status != LOBBY and removed.kind == "bot":
             raise RoomError("bad_seat", "a bot already plays this seat")
         lobby = self.status == LOBBY
+        creator = self.creator
+        if creator == index:
+            creator = None
+        elif creator is not None and lobby and creator > index:
+            creator -= 1
         if lobby:
             host = self.host - 1 if self.host > index else self.host
             await self._store({
-                **self.record(), "host": host,
+                **self.record(), "host": host, "creator": creator,
                 "seats": [seat.to_dict() for seat in self.seats if seat is not removed]})
             del self.seats[index]
             self.host = host
         else:
             as_bot = Seat(removed.name, "bot", level=default_bot_level())
-            await self._store_seats([as_bot if seat is removed else seat for seat in self.seats])
+            await self._store({**self.record(), "creator": creator, "seats": [
+                (as_bot if seat is removed else seat).to_dict() for seat in self.seats]})
             removed.kind = "bot"
             removed.level = as_bot.level
             removed.token_hash = None
             removed.connected = 0
+            removed.hidden = 0
             assert self.current is not None
             self.current.table.seat_to_bot(index, default_bot_level())
+        self.creator = creator
+        if lobby:  # the seats after the removed one moved up
+            self.present = {seat - (seat > index): here for seat, here in self.present.items()
+                            if seat != index}
+            self.hidden_pages = {seat - (seat > index): away for seat, away
+                                 in self.hidden_pages.items() if seat != index}
         unseated = [client for client in self.hub.clients(self.code) if client.seat == index]
         for client in self.hub.clients(self.code):
             if client.seat == index:
@@ -303,6 +324,9 @@ class Room(RoomPresence):
         table = Table(seats, self.rules, self.game_seed, settings, game=game,
                       present=present,
                       host=self.host if self.seats[self.host].kind == "human" else None)
+        for index in present:
+            if self.seats[index].kind == "human" and self.hidden_pages.get(index, False):
+                table.set_hidden(index, True)
         if self.current is not None:
             self.current.close()
         self.current = RoomGame(self.code, self.game_no, table, self.storage, self.timing,
@@ -514,6 +538,7 @@ class Room(RoomPresence):
             and self.seats[seat].helper,
             "seats": [{"name": info.name, "kind": info.kind, "level": info.level,
                        "connected": info.kind == "bot" or self.present_anywhere(index),
+                       "hidden": info.kind == "human" and self.away_anywhere(index),
                        "away": infos is not None and index < len(infos)
                        and infos[index].stand_in,
                        "handed": infos is not None and index < len(infos)
@@ -549,8 +574,11 @@ class Room(RoomPresence):
             return {"type": "state", "version": self.version, "status": self.status,
                     "view": None, "legal": [], "results": [], "log": [], "round": 0,
                     "ready": [], "timer_left": None, "next_round_left": None}
+        last = table.last_move(seat)
         return {"type": "state", **self._game_part(seat),
-                "log": table.feed(seat, table.event_count - LOG_KEEP)}
+                "log": table.feed(seat, table.event_count - LOG_KEEP),
+                "last_move": None if last is None else
+                {"version": self.version_base + last[0], "move": last[1]}}
 
     def publish_room(self) -> None:
         self.last_active = time.monotonic()

@@ -84,6 +84,8 @@ class Seat:
     level: str | None = None
     token_hash: str | None = None
     connected: int = 0
+    hidden: int = 0
+    """Of this process's ``connected`` connections, those whose page is hidden."""
     gone_since: float | None = None
     helper: bool = False
     """The children's helper is on for this seat (its person turned it on)."""

@@ -1,6 +1,6 @@
 // The server's messages reduced into the store, with their effects (sounds, lines).
 
-import { flushQueuedMove } from "./connection.js";
+import { flushQueuedMove, moveAnswered, tellVisibility } from "./connection.js";
 import { onHint } from "./helper.js";
 import { refusalText } from "./custom_rule.js";
 import { announce } from "./events.js";
@@ -21,6 +21,7 @@ export function onMessage(message) {
       if (message.token) localStorage.setItem(tokenKey(message.room), message.token);
       if (location.pathname !== `/r/${message.room}`) history.replaceState(null, "", `/r/${message.room}`);
       S.homeError = null;
+      if (document.visibilityState === "hidden") tellVisibility(); // a new connection is visible
       break;
     case "room":
       S.roomInfo = message;
@@ -30,6 +31,7 @@ export function onMessage(message) {
       // A game (or a rematch) starting under our eyes comes as a whole state: its first
       // card's surprises (a Draw Two turned up...) are announced as any other's.
       const opening = S.game !== null && message.view && (!S.game.view || S.game.status === "match_over");
+      moveAnswered(message);
       S.hits = new Set();
       S.game = message;
       setCountdowns(message);
@@ -47,6 +49,7 @@ export function onMessage(message) {
       break;
     }
     case "update": {
+      moveAnswered(message);
       S.game = message;
       setCountdowns(message);
       S.hits = new Set();
@@ -78,6 +81,7 @@ export function onMessage(message) {
       toast(t("web.toast.removed"));
       break;
     case "error":
+      moveAnswered(message);
       onError(message);
       break;
     default:

@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 export const S = {
   meta: null,
   wsOpen: false,
+  linkQuiet: false, // the link is open but the server has not answered a ping for seconds
   code: null, // the room we are in (or want to enter)
   seat: null,
   roomInfo: null,

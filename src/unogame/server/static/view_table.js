@@ -40,7 +40,8 @@ function opponent(view, seat, place, catches, many) {
         ${seatInfo?.kind === "bot" ? html`<span class="tag bot">${t("web.bot")}</span>` : ""}
         ${seatInfo && !seatInfo.connected ? html`<span class="tag off">${t("web.offline")}</span>` : ""}
         ${seatInfo?.away ? html`<span class="tag off">${t("web.away")}</span>` : ""}
-        ${seatInfo && seatInfo.kind !== "bot" && !seatInfo.connected && !seatInfo.away && S.seat === info.host && view.winner === null
+        ${seatInfo?.hidden && !seatInfo.away ? html`<span class="tag off" data-testid="seat-hidden">${t("web.seat_hidden")}</span>` : ""}
+        ${seatInfo && seatInfo.kind !== "bot" && (!seatInfo.connected || seatInfo.hidden) && !seatInfo.away && S.seat === info.host && view.winner === null
           ? html`<button class="small" data-action="hand-to-bot" data-seat="${seat}" aria-label="${t("web.hand_to_bot_named", { name: seatName(seat) })}">${t("web.hand_to_bot")}</button>` : ""}</div>
       <div class="op-cards" aria-hidden="true">${backs}<span class="count">${count}</span></div>
       <div class="op-meta">${t("web.points", { points: view.scores[seat] })}

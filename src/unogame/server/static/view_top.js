@@ -19,7 +19,7 @@ export function icon(name, size = 22) {
 
 export function topBar() {
   const other = lang() === "th" ? "en" : "th";
-  const connection = S.code && !S.wsOpen ? html`<span class="offline" role="status">${t("web.reconnecting")}</span>` : "";
+  const connection = S.code && (!S.wsOpen || S.linkQuiet) ? html`<span class="offline" role="status">${t("web.reconnecting")}</span>` : "";
   return html`<header class="topbar">
     <a class="logo" href="/" data-action="home" aria-label="${t("web.home")}">UNO</a>
     ${S.code ? html`<span class="room-chip" aria-label="${t("web.room_code")}">${spacedCode(S.code)}</span>` : ""}
