@@ -11,8 +11,13 @@ from typing import Any
 
 import pytest
 from link_proxy import LinkProxy
+from redis_support import (
+    RedisServer,
+    redis_server_fixture,  # noqa: F401 - the fixture redis_server
+    wait_until,
+)
 from test_server_helper import stacked
-from test_server_support import Client, ServerThread, create_room, join, run
+from test_server_support import Client, ServerThread, create_room, join, loopback_limits, run
 
 from unogame.server.commits import off_loop
 from unogame.server.flow import STAND_IN_PREFIX, Timing
@@ -202,3 +207,37 @@ def test_the_creator_gets_the_host_role_back_after_a_reload(server: ServerThread
         await ben.close()
 
     run(scenario())
+
+
+# ----------------------------------------------------------------------------- several processes
+
+def test_a_page_hidden_on_another_process_is_away_on_this_one(redis_server: RedisServer) -> None:
+    """The presence each process publishes says which of its connections are hidden: the
+    host on one process sees the guest on the other as away, and may hand his seat over."""
+    with ServerThread(redis_url=redis_server.url, limits=loopback_limits()) as one, \
+            ServerThread(redis_url=redis_server.url, limits=loopback_limits()) as two:
+        for running in (one, two):
+            wait_until(lambda s=running: s.manager.hub.link_up, 20, "the Redis link")
+
+        async def scenario() -> None:
+            ann = await create_room(one.ws_url, "Ann", seats=2, timer=0, grace=600)
+            ben = await join(two.ws_url, ann.room or "", "Ben")
+            await ann.wait_for(lambda m: m["type"] == "room" and len(m["seats"]) == 2
+                               and m["seats"][1]["connected"])
+            await ann.request({"type": "start"}, "state")
+            await ben.wait_for(lambda m: m["type"] == "state" and m["status"] == "playing")
+            start = len(ann.messages)
+            await ben.send({"type": "visibility", "hidden": True})
+            await ann.wait_for(lambda m: m["type"] == "room" and m["seats"][1]["hidden"]
+                               and m["seats"][1]["connected"], start=start)
+            room = await ann.request({"type": "hand_to_bot", "seat": 1}, ("room", "error"))
+            assert room["type"] == "room" and room["seats"][1]["handed"], room
+            start = len(ann.messages)
+            await ben.send({"type": "visibility", "hidden": False})
+            back = await ann.wait_for(lambda m: m["type"] == "room"
+                                      and not m["seats"][1]["hidden"], start=start)
+            assert not back["seats"][1]["handed"]
+            await ann.close()
+            await ben.close()
+
+        run(scenario())
