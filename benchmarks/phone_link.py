@@ -8,7 +8,9 @@ player (a WebSocket client that plays its turns and records what it hears).
 - held link: on Ann's turn the link holds for ``--hold`` seconds; Ann taps a card at once.
   Printed: seconds until the page shows "Reconnecting…", seconds until the server lets Ann
   go (the other player hears her seat disconnected), Ann's own moves after the hold (1: the
-  tap played once; 0: lost; 2: doubled), bot moves for Ann and when the first came.
+  tap played once; 0: not played; 2: doubled), whether the page said it was not sent (the
+  game moved on: a bot played her turn meanwhile), bot moves for Ann and when the first
+  came (her grace starts when the server lets her go).
 - hidden page: on Ann's turn (no turn timer) her page goes to the background for
   ``--hidden`` seconds. Printed: seconds until a bot plays her turn (the table frozen
   until then), whether the other player sees her away, and whether the host (the other
@@ -177,13 +179,16 @@ def held_link(browser: Any, port: int, hold: float) -> dict[str, Any]:
             page.wait_for_timeout(100)
         link.resume()
         page.wait_for_timeout(15_000)  # reconnect, settle
+        said = str(page.evaluate("() => [...document.querySelectorAll('#live, .toast')]"
+                                 ".map((e) => e.textContent).join(' ')"))
         noticed = next((at - held for at, m in ben.rooms(held)
                         if not m["seats"][0]["connected"]), None)
         own, bots = ben.moves_for(0, held)
         ben.close()
         page.context.close()
         return {"reconnecting_shown_s": shown, "server_noticed_s": noticed,
-                "own_moves_after_tap": own, "bot_moves_for_ann": len(bots),
+                "own_moves_after_tap": own, "page_said_not_sent": "not sent" in said,
+                "bot_moves_for_ann": len(bots),
                 "first_bot_move_s": bots[0] if bots else None}
 
 

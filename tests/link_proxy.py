@@ -86,6 +86,9 @@ class LinkProxy:
                 data = source.recv(65536)
                 if not data:
                     break
+                while not flowing.wait(0.1):  # held while it was read: it waits too
+                    if self.closed.is_set():
+                        return
                 sink.sendall(data)
             except (OSError, ValueError):  # closed under it (the proxy is closing)
                 break

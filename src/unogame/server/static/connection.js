@@ -66,7 +66,7 @@ function lost(socket) {
   S.wsOpen = false;
   S.linkQuiet = false;
   pingAt = null;
-  if (sentMove && !queuedMove) queuedMove = sentMove;
+  if (sentMove && !queuedMove) { queuedMove = sentMove; toast(t("web.toast.move_waits")); }
   sentMove = null;
   changed();
   const delay = Math.min(5000, 300 * 2 ** retry++);
