@@ -323,9 +323,9 @@ async def lobby(args: argparse.Namespace) -> None:
         answer = await receive_until(again, "joined", 10)
         for ws in [*intruders, again, host]:
             await ws.close()
+    rejoin = f"refused ({answer.get('code')})" if answer["type"] == "error" else "seated"
     print(f"server from {args.src}; 9 sockets of one address join a 10-seat lobby: "
-          f"{seated} seated; after the host removes one, joining again: "
-          f"{'refused (' + answer.get('code', '') + ')' if answer['type'] == 'error' else 'seated'}")
+          f"{seated} seated; after the host removes one, joining again: {rejoin}")
 
 
 def main() -> None:
@@ -349,7 +349,7 @@ def main() -> None:
     three.add_argument("--tries", type=int, default=12)
     commands.add_parser("lobby")
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # this client's own sockets
     run = {"silent": silent, "idle-ws": idle_ws, "resume": resume, "lobby": lobby}
     asyncio.run(run[args.command](args))

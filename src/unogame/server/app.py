@@ -363,6 +363,7 @@ class Server:
         room = self._host(conn)
         for client in await room.remove_seat(message.get("seat")):
             if isinstance(client, Connection):
+                client.seats_taken.discard(room.code)  # no seat here: the room decides
                 client.send({"type": "removed"})
                 client.send(room.room_message(None))
                 client.send(room.state_message(None))
