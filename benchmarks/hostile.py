@@ -137,10 +137,11 @@ async def new_client_gets_in(port: int, timeout: float = 3.0) -> bool:
 
 
 async def running_game(port: int, updates: list[float], stop: asyncio.Event) -> None:
-    """A person with three bots; the person plays its first legal move (UNO first)."""
+    """A person with three bots; the person plays its first legal move (UNO first). Twenty
+    cards each: few round ends (and their countdowns) in a window."""
     ws = await ws_connect(port)
     await ws.send(json.dumps({"type": "create", "name": "Ann", "bots": ["random"] * 3,
-                              "settings": {"seats": 4}}))
+                              "settings": {"seats": 4, "rules": {"hand_size": 20}}}))
     await receive_until(ws, "state", 10)
     await ws.send(json.dumps({"type": "start"}))
     seat = 0
@@ -208,10 +209,13 @@ async def silent(args: argparse.Namespace) -> None:
         opened = time.monotonic() - started
         first_in: float | None = None
         tries = fails = 0
+        took: list[float] = []
         closed_at: dict[int, float] = {}
         while time.monotonic() - started < args.hold:
             tries += 1
+            began = time.monotonic()
             if await new_client_gets_in(port):
+                took.append(time.monotonic() - began)
                 if first_in is None:
                     first_in = time.monotonic() - started
             else:
@@ -235,7 +239,9 @@ async def silent(args: argparse.Namespace) -> None:
     print(f"  new client (the page, then a WebSocket's ping answered, 3 s each): first in "
           f"after "
           f"{'never' if first_in is None else f'{first_in:.1f} s'}; "
-          f"{fails} of {tries} tries failed")
+          f"{fails} of {tries} tries failed"
+          + (f"; a successful try took {sorted(took)[len(took) // 2]:.2f} s (median), "
+             f"{max(took):.2f} s (max)" if took else ""))
     print(f"  running game: {before} updates in the 10 s before, "
           f"{len(during) * 10 / args.hold:.1f} per 10 s during")
     times = sorted(closed_at.values())
