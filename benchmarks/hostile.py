@@ -137,8 +137,9 @@ async def new_client_gets_in(port: int, timeout: float = 3.0) -> bool:
 
 
 async def running_game(port: int, updates: list[float], stop: asyncio.Event) -> None:
-    """A person with three bots; the person plays its first legal move (UNO first). Twenty
-    cards each: few round ends (and their countdowns) in a window."""
+    """A person with three bots; the person says UNO, else plays, else draws, else the first
+    legal move (a challenge, a pass) on its turn. Twenty cards each: few round ends (and
+    their countdowns) in a window."""
     ws = await ws_connect(port)
     await ws.send(json.dumps({"type": "create", "name": "Ann", "bots": ["random"] * 3,
                               "settings": {"seats": 4, "rules": {"hand_size": 20}}}))
@@ -160,9 +161,9 @@ async def running_game(port: int, updates: list[float], stop: asyncio.Event) -> 
                                           "version": message["version"]}))
                 continue
             mine = message["view"]["turn"] == seat
-            choice = next((m for m in legal if m == "uno"), None) or (
-                next((m for m in legal if m.startswith(("play", "draw", "pass"))), None)
-                if mine else None)
+            preferred = sorted((m for m in legal if not m.startswith("catch")),
+                               key=lambda m: (not m.startswith("play"), m != "draw"))
+            choice = "uno" if "uno" in legal else preferred[0] if mine and preferred else None
             if choice is not None:
                 await ws.send(json.dumps({"type": "move", "move": choice,
                                           "version": message["version"]}))

@@ -32,6 +32,8 @@ import logging
 from collections import Counter
 from urllib.parse import urlsplit
 
+from starlette.websockets import WebSocket
+
 from .log_limits import every_so_often
 from .seats import RoomError, Seat
 
@@ -94,6 +96,23 @@ class WebSocketCount:
         self.open[address] -= 1
         if self.open[address] <= 0:
             del self.open[address]
+
+
+async def admitted(websocket: WebSocket, allowed: frozenset[str],
+                   count: WebSocketCount) -> str | None:
+    """A WebSocket from an allowed origin, within its address's count: its address key,
+    counted (the caller calls ``count.leave``); None: refused before the handshake (the
+    client sees HTTP 403)."""
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, websocket.headers.get("host"), allowed):
+        log.info("WebSocket refused: origin %.100r", origin)
+        await websocket.close(1008)
+        return None
+    address = client_address(websocket.client.host if websocket.client else None)
+    if not count.enter(address):
+        await websocket.close(1008)
+        return None
+    return address
 
 
 def address_key(host: str) -> str:

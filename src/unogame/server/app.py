@@ -67,7 +67,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import i18n
-from .admission import WebSocketCount, client_address, origin_allowed, seat_mark
+from .admission import WebSocketCount, admitted, client_address, seat_mark
 from .cluster import Cluster
 from .commits import close_storage, off_loop
 from .emotes import EMOTES, EmoteAllowance
@@ -413,16 +413,8 @@ class Server:
     # ------------------------------------------------------------ transport
 
     async def websocket(self, websocket: WebSocket) -> None:
-        """A WebSocket from an allowed origin, within its address's count (else refused
-        before the handshake: HTTP 403)."""
-        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"),
-                              self.allowed_origins):
-            log.info("WebSocket refused: origin %.100r", websocket.headers.get("origin"))
-            await websocket.close(1008)
-            return
-        address = client_address(websocket.client.host if websocket.client else None)
-        if not self.websocket_count.enter(address):
-            await websocket.close(1008)
+        address = await admitted(websocket, self.allowed_origins, self.websocket_count)
+        if address is None:
             return
         try:
             await self._websocket(websocket)
