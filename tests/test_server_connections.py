@@ -306,6 +306,35 @@ def test_only_the_pages_own_and_configured_origins_open_a_websocket(tmp_path: Pa
         run(check(server.ws_url, foreign[:-1], [own, None, "https://family.example"]))
 
 
+def test_behind_nginx_websockets_count_per_forwarded_address_and_its_origin_passes(
+        tmp_path: Path) -> None:
+    """The shipped docs/nginx.conf in front of one process that trusts it: a client's
+    WebSockets count under its own address (not nginx's), and a page served through nginx
+    (Origin: nginx's address and port) may open one."""
+    from redis_support import Nginx
+
+    with serve(tmp_path, "--forwarded-allow-ips", "127.0.0.1",
+               "--connections-per-address", "3") as server:
+        proxy = Nginx(tmp_path / "nginx", [server.port]).start()
+        try:
+            async def scenario() -> None:
+                clients = [await connect_from(proxy.ws_url, "127.0.0.2") for _ in range(3)]
+                with pytest.raises(websockets.InvalidStatus) as refused:
+                    await connect_from(proxy.ws_url, "127.0.0.2")
+                assert refused.value.response.status_code == 403
+                page = await connect_from(proxy.ws_url, "127.0.0.3",
+                                          origin=f"http://127.0.0.1:{proxy.port}")
+                await page.request({"type": "ping"}, "pong")
+                with pytest.raises(websockets.InvalidStatus):
+                    await connect_from(proxy.ws_url, "127.0.0.3", origin="https://evil.example")
+                for client in [*clients, page]:
+                    await client.close()
+
+            run(scenario())
+        finally:
+            proxy.stop()
+
+
 def test_forwarded_allow_ips_star_is_refused_unless_asked_for(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "unogame", "serve", "--port", str(free_port()),
                "--db", str(tmp_path / "games.sqlite3"), "--forwarded-allow-ips", "*"]
