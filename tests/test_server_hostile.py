@@ -407,6 +407,8 @@ def test_invalid_utf8_and_leaving_mid_send_log_no_traceback(
         caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
     with ServerThread() as server:
+        # uvicorn's Config set up its loggers afresh (their handlers too): hear them again
+        logging.getLogger("uvicorn").addHandler(caplog.handler)
         sock = _raw_socket(server.port)
         sock.sendall(_raw_frame(0x1, b'{"type": "\xff\xfe"}'))
         sock.settimeout(5)

@@ -38,9 +38,11 @@ SETTLE_SECONDS = 30.0
 2-core machine: generous; the wait ends as soon as the condition holds)."""
 
 LOOPBACK: dict[str, Any] = {"rooms_per_address": (100_000, 100_000.0),
-                            "lookups_per_address": (100_000, 100_000.0)}
-"""Every test client comes from 127.0.0.1: the per-address allowances are lifted unless a
-test is about them (see test_server_hostile.py)."""
+                            "lookups_per_address": (100_000, 100_000.0),
+                            "websockets_per_address": 100_000,
+                            "joined_seats_per_address": 100}
+"""Every test client comes from 127.0.0.1: the per-address allowances and counts are lifted
+unless a test is about them (see test_server_hostile.py, test_server_connections.py)."""
 
 
 LOCKER = """
@@ -250,10 +252,17 @@ def check_shown_was_stored(games: dict[int, Game], *clients: Client) -> int:
 class ServerProcess:
     """``uno serve`` in a subprocess (for the kill -9 restart test)."""
 
-    def __init__(self, db: Path, port: int, bot_think: float = 0.05) -> None:
+    def __init__(self, db: Path, port: int, bot_think: float = 0.05,
+                 extra: list[str] | None = None, log: Path | None = None,
+                 nofile: int | None = None) -> None:
+        """``extra``: more ``uno serve`` options; ``log``: its stderr goes to this file;
+        ``nofile``: its open-file limit, soft and hard."""
         self.db = db
         self.port = port
         self.bot_think = bot_think
+        self.extra = extra or []
+        self.log = log
+        self.nofile = nofile
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -261,11 +270,23 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> None:
+        nofile = self.nofile
+
+        def limit() -> None:
+            if nofile is not None:
+                import resource
+
+                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
+        stderr = self.log.open("ab") if self.log is not None else subprocess.PIPE
         self.process = subprocess.Popen(
             [sys.executable, "-m", "unogame", "serve", "--port", str(self.port),
-             "--db", str(self.db), "--bot-think", str(self.bot_think)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+             "--db", str(self.db), "--bot-think", str(self.bot_think), *self.extra],
+            stdout=subprocess.DEVNULL, stderr=stderr,
+            preexec_fn=limit if nofile is not None else None,
         )
+        if self.log is not None:
+            stderr.close()  # type: ignore[union-attr]
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -276,9 +297,9 @@ class ServerProcess:
             except OSError:
                 pass
             if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("server did not start: " +
-                                   (self.process.stderr.read() if self.process.stderr
-                                    else b"").decode(errors="replace"))
+                said = self.process.stderr.read() if self.process.stderr else \
+                    self.log.read_bytes() if self.log is not None else b""
+                raise RuntimeError("server did not start: " + said.decode(errors="replace"))
             time.sleep(0.05)
 
     def kill9(self) -> None:

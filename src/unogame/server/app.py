@@ -18,6 +18,8 @@ client -> server      meaning
 ``hand_to_bot``       host, in a game: ``seat`` of a disconnected player, played by a bot
                       until they come back
 ``rematch``           host, after the match
+``unban``             host: the people removed from the room may join again (``room``
+                      says ``removed``: how many addresses are kept out)
 ``helper``            ``on`` (true/false): the children's helper for one's own seat
                       (stored with the seats); the room message says ``helper`` for it
 ``hint``              helper on: a suggested move; answered by ``hint`` (``version``,
@@ -72,6 +74,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import i18n
+from .admission import WebSocketCount, admitted, client_address, seat_mark
 from .cluster import Cluster
 from .commits import close_storage, off_loop
 from .emotes import EMOTES, EmoteAllowance
@@ -79,6 +82,7 @@ from .heartbeat import Heard, sweep_silent
 from .helper import HINT_GAP, REPLAY_GAP, Gap, hint, replay
 from .hub import Hub, LocalHub, encode
 from .limits import AddressAllowance
+from .log_limits import LogLimiter
 from .manager import Limits, RoomManager, meta
 from .names import is_text
 from .redis_hub import RedisHub
@@ -92,6 +96,9 @@ log = logging.getLogger("unogame.server")
 STATIC_DIR = Path(str(resources.files("unogame.server") / "static"))
 OUTBOX_SIZE = 512
 """Messages waiting for a slow client before it is disconnected."""
+TOKEN_LOOKUP_GAP = 1.0
+"""A connection whose address spent its lookups may still resume with a seat token once a
+second: another client behind the same address cannot keep a player out of their seat."""
 
 
 class Connection:
@@ -99,7 +106,8 @@ class Connection:
 
     def __init__(self, websocket: WebSocket, limits: Limits) -> None:
         self.websocket = websocket
-        self.address = websocket.client.host if websocket.client else "unknown"
+        self.address = client_address(websocket.client.host if websocket.client else None)
+        """The key of its per-address limits (IPv6: the /64; behind a proxy: forwarded)."""
         self.seats_taken: set[str] = set()
         """Rooms this connection took a seat in (one per room, a few in all)."""
         self.seat: int | None = None
@@ -118,6 +126,8 @@ class Connection:
         self.emotes = EmoteAllowance()
         self.hints = Gap(HINT_GAP)
         self.replays = Gap(REPLAY_GAP)
+        self.token_lookups = Gap(TOKEN_LOOKUP_GAP)
+        """Room lookups with a seat token when the address's allowance is spent."""
 
     def send_text(self, text: str) -> None:
         try:
@@ -193,7 +203,10 @@ async def allowed(allowance: Allowance, address: str) -> bool:
 @dataclass
 class Server:
     manager: RoomManager
+    allowed_origins: frozenset[str] = frozenset()
+    """Origins of pages (besides the server's own) whose WebSockets are accepted."""
     connections: set[Connection] = field(default_factory=set)
+    websocket_count: WebSocketCount = field(init=False)
     creations: Allowance = field(init=False)
     lookups: Allowance = field(init=False)
 
@@ -206,6 +219,7 @@ class Server:
         else:
             self.creations = AddressAllowance(*limits.rooms_per_address)
             self.lookups = AddressAllowance(*limits.lookups_per_address)
+        self.websocket_count = WebSocketCount(limits.websockets_per_address)
 
     # ------------------------------------------------------------ dispatch
 
@@ -256,10 +270,23 @@ class Server:
             raise RoomError("not_host", "only the host may do this")
         return room
 
-    async def _lookup(self, conn: Connection, code: Any) -> Room:
-        if not await allowed(self.lookups, conn.address):
-            raise RoomError("lookup_limited", "too many room codes tried; wait a minute")
-        return await self.manager.find(code)
+    async def _lookup(self, conn: Connection, code: Any, token: Any = None) -> Room:
+        """The room of ``code``, as the address's allowance permits. When it is spent, a
+        seat's own token still opens its room (once a second per connection); any other
+        answer is the same refusal, so a spent allowance tells a guesser nothing."""
+        if await allowed(self.lookups, conn.address):
+            return await self.manager.find(code)
+        limited = RoomError("lookup_limited", "too many room codes tried; wait a minute")
+        if not isinstance(token, str) or not token \
+                or not conn.token_lookups.take(time.monotonic()):
+            raise limited
+        try:
+            room = await self.manager.find(code)
+        except RoomError:
+            raise limited from None
+        if room.find_token(token) is None:
+            raise limited
+        return room
 
     def _make_way(self, conn: Connection, room: Room, seat: int | None) -> None:
         """Spectators have their own cap; a seat's owner always gets in (its oldest extra
@@ -317,7 +344,7 @@ class Server:
         self._enter(conn, room, seat, token)
 
     async def on_join(self, conn: Connection, message: dict[str, Any]) -> None:
-        room = await self._lookup(conn, message.get("room"))
+        room = await self._lookup(conn, message.get("room"), message.get("token"))
         owned = room.find_token(message.get("token"))
         if owned is not None:  # this browser has a seat here already: back into it
             self._enter(conn, room, owned, None)
@@ -325,12 +352,13 @@ class Server:
         if room.code in conn.seats_taken:
             raise RoomError("already_seated", "you already have a seat in this room")
         self._may_take_seat(conn)
-        seat, token = await room.join(message.get("name"))
+        seat, token = await room.join(message.get("name"), seat_mark(room.code, conn.address),
+                                      self.manager.limits.joined_seats_per_address)
         conn.seats_taken.add(room.code)
         self._enter(conn, room, seat, token)
 
     async def on_resume(self, conn: Connection, message: dict[str, Any]) -> None:
-        room = await self._lookup(conn, message.get("room"))
+        room = await self._lookup(conn, message.get("room"), message.get("token"))
         seat = room.find_token(message.get("token"))
         if seat is None:
             raise RoomError("bad_token", "this seat token is not valid here; you may watch")
@@ -350,6 +378,7 @@ class Server:
         room = self._host(conn)
         for client in await room.remove_seat(message.get("seat")):
             if isinstance(client, Connection):
+                client.seats_taken.discard(room.code)  # no seat here: the room decides
                 client.send({"type": "removed"})
                 client.send(room.room_message(None))
                 client.send(room.state_message(None))
@@ -366,6 +395,9 @@ class Server:
 
     async def on_rematch(self, conn: Connection, message: dict[str, Any]) -> None:
         await self._host(conn).rematch()
+
+    async def on_unban(self, conn: Connection, message: dict[str, Any]) -> None:
+        await self._host(conn).unban()
 
     def on_emote(self, conn: Connection, message: dict[str, Any]) -> None:
         """A seated player's quick reaction, from the fixed set, to everyone in the room."""
@@ -418,6 +450,15 @@ class Server:
     # ------------------------------------------------------------ transport
 
     async def websocket(self, websocket: WebSocket) -> None:
+        address = await admitted(websocket, self.allowed_origins, self.websocket_count)
+        if address is None:
+            return
+        try:
+            await self._websocket(websocket)
+        finally:
+            self.websocket_count.leave(address)
+
+    async def _websocket(self, websocket: WebSocket) -> None:
         await websocket.accept()
         conn = Connection(websocket, self.manager.limits)
         self.connections.add(conn)
@@ -482,18 +523,20 @@ class SecurityHeaders:
 
 HANDLED = frozenset({"create", "join", "resume", "watch", "start", "add_bot", "remove", "move",
                      "next_round", "hand_to_bot", "rematch", "ping", "emote", "helper",
-                     "hint", "replay", "visibility"})
+                     "hint", "replay", "visibility", "unban"})
 
 
 def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | None = None,
                limits: Limits | None = None, lan_url: str | None = None,
-               redis_url: str | None = None, lease_seconds: float = 5.0) -> Starlette:
+               redis_url: str | None = None, lease_seconds: float = 5.0,
+               allowed_origins: frozenset[str] = frozenset()) -> Starlette:
     """The app over a storage (a SQLite path, or ``:memory:`` by default).
 
     ``lan_url``: the address phones on the network use; invite links opened on the
     server's own machine (localhost) point there instead. ``redis_url``: rooms live in
     Redis, shared with every other process started with it (``storage`` is ignored);
     ``lease_seconds``: how long a process that stopped renewing still drives its rooms.
+    ``allowed_origins``: pages of other origins whose WebSockets are accepted (``*``: any).
     """
     cluster: Cluster | None = None
     if redis_url is not None:
@@ -508,7 +551,8 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
     if isinstance(hub, RedisHub) and isinstance(storage, RedisStorage):
         cluster = Cluster(manager, hub, storage)
     manager.load()
-    server = Server(manager)
+    server = Server(manager, allowed_origins)
+    log_limiter = LogLimiter()
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
@@ -545,6 +589,7 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        log_limiter.install()  # what clients can make the server say is bounded
         manager.storage.start_checkpoints(every=0.25)
         if cluster is not None:
             cluster.start()
@@ -560,6 +605,7 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
             await cluster.stop()
         manager.close()
         await close_storage(manager.storage)
+        log_limiter.uninstall()
 
     app = Starlette(
         middleware=[Middleware(SecurityHeaders)],

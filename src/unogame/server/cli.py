@@ -12,7 +12,6 @@ from .storage import default_db_path
 WS_MAX_SIZE = 65536
 """Frames above this are refused by the WebSocket layer itself (the app's limit is lower)."""
 
-
 def lan_address() -> str | None:
     """This machine's address on the local network (no packet is sent)."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
@@ -68,19 +67,49 @@ def tune_gc() -> None:
 def serve_limits(args: argparse.Namespace) -> Any:
     from .manager import Limits
 
-    if getattr(args, "per_address", None) is None:
-        return Limits(max_rooms=args.max_rooms)
-    return Limits(max_rooms=args.max_rooms,
-                  rooms_per_address=(args.per_address, float(args.per_address)),
-                  lookups_per_address=(3 * args.per_address, 3.0 * args.per_address))
+    fields: dict[str, Any] = {"max_rooms": args.max_rooms}
+    if getattr(args, "per_address", None) is not None:
+        fields["rooms_per_address"] = (args.per_address, float(args.per_address))
+        fields["lookups_per_address"] = (3 * args.per_address, 3.0 * args.per_address)
+    if getattr(args, "connections_per_address", None) is not None:
+        fields["websockets_per_address"] = args.connections_per_address
+    return Limits(**fields)
+
+
+def connection_limits(args: argparse.Namespace) -> Any:
+    from .connections import ConnectionLimits
+
+    per_address = getattr(args, "connections_per_address", None)
+    return ConnectionLimits(
+        request_seconds=getattr(args, "request_timeout", None) or 5.0,
+        **({"sockets_per_address": 2 * per_address} if per_address else {}))
+
+
+FORWARDED_FROM_ANYWHERE = (
+    "uno serve: --forwarded-allow-ips '*' believes X-Forwarded-For from every client, so any "
+    "client chooses its own address and no per-address limit holds. Give the proxy's "
+    "address (e.g. --forwarded-allow-ips 127.0.0.1); only if nothing but the proxy can "
+    "reach this port, add --trust-any-proxy.")
+
+
+def forwarded_problem(args: argparse.Namespace) -> str | None:
+    allowed = getattr(args, "forwarded_allow_ips", None)
+    if allowed is None or "*" not in [item.strip() for item in allowed.split(",")]:
+        return None
+    return None if getattr(args, "trust_any_proxy", False) else FORWARDED_FROM_ANYWHERE
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import uvicorn
 
     from .app import create_app
+    from .connections import uvicorn_config
     from .flow import Timing
-    from .heartbeat import WS_PING_INTERVAL, WS_PING_TIMEOUT
+
+    problem = forwarded_problem(args)
+    if problem is not None:
+        print(problem, file=err)
+        return 2
 
     redis_url = getattr(args, "redis", None)  # the options added later are optional
     db = redis_url or args.db or str(default_db_path())
@@ -89,7 +118,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         app = create_app(None if redis_url else db, timing=Timing(think=args.bot_think),
                          limits=serve_limits(args),
                          lan_url=f"http://{lan}:{args.port}" if lan else None,
-                         redis_url=redis_url, lease_seconds=getattr(args, "lease", 5.0))
+                         redis_url=redis_url, lease_seconds=getattr(args, "lease", 5.0),
+                         allowed_origins=frozenset(getattr(args, "allow_origin", None) or ()))
     except Exception as error:  # a database that cannot be opened: say so, no traceback
         print(f"uno serve: cannot open the database {db}: {error}", file=err)
         return 1
@@ -100,11 +130,10 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 1
     print_banner(args.host, args.port, db, out)
     tune_gc()
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE,
-                log_level=args.log_level, ws_ping_interval=WS_PING_INTERVAL,
-                ws_ping_timeout=WS_PING_TIMEOUT,  # a dead link is closed within 15 s
-                proxy_headers=getattr(args, "forwarded_allow_ips", None) is not None,
-                forwarded_allow_ips=getattr(args, "forwarded_allow_ips", None))
+    config, _ = uvicorn_config(app, host=args.host, port=args.port, log_level=args.log_level,
+                               forwarded_allow_ips=getattr(args, "forwarded_allow_ips", None),
+                               limits=connection_limits(args))
+    uvicorn.Server(config).run()
     return 0
 
 
@@ -127,7 +156,21 @@ def register(subparsers: Any) -> None:
                             "30 lookups, then 30 a minute)")
     serve.add_argument("--forwarded-allow-ips", metavar="IPS",
                        help="behind a reverse proxy: trust its X-Forwarded-For from these "
-                            "addresses (e.g. 127.0.0.1), so limits apply per real client")
+                            "addresses (e.g. 127.0.0.1), so limits apply per real client; "
+                            "'*' (anyone may claim any address) needs --trust-any-proxy")
+    serve.add_argument("--trust-any-proxy", action="store_true",
+                       help="allow --forwarded-allow-ips '*' (only when nothing but the "
+                            "proxy can reach this port)")
+    serve.add_argument("--allow-origin", action="append", metavar="ORIGIN",
+                       help="also accept WebSockets from pages of this origin "
+                            "(https://name[:port]; repeatable; '*' any). The server's own "
+                            "pages and clients that send no Origin are always accepted")
+    serve.add_argument("--connections-per-address", type=int, metavar="N",
+                       help="WebSockets one client address (IPv6: one /64) may hold, and 2N "
+                            "sockets in all (default: 32 and 64)")
+    serve.add_argument("--request-timeout", type=float, metavar="SECONDS",
+                       help="close a connection that sends no complete request in this "
+                            "long (default 5)")
     serve.add_argument("--bot-think", type=float, default=0.9,
                        help="seconds a bot thinks on its turn")
     serve.add_argument("--log-level", default="warning")

@@ -66,6 +66,10 @@ class Limits:
     """Rooms created per client address: a burst, then so many a minute."""
     lookups_per_address: tuple[int, float] = (30, 30.0)
     """Room codes looked up (join, watch, resume) per address: a burst, then per minute."""
+    websockets_per_address: int = 32
+    """Open WebSockets of one client address (IPv6: one /64; behind a proxy: forwarded)."""
+    joined_seats_per_address: int = 4
+    """Seats one address may join in a room: this many, or half a larger room's seats."""
     idle_room_seconds: float = 6 * 3600.0
     """A room nobody is connected to and nothing happened in for this long may be dropped
     when the server is at ``max_rooms``."""

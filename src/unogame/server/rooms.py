@@ -24,6 +24,7 @@ from ..table import MATCH_OVER as MATCH_OVER
 from ..table import PLAYING as PLAYING
 from ..table import ROUND_OVER as ROUND_OVER
 from ..table import SeatSpec, Table, TableError, TableSettings, fill_empty_seats
+from .admission import check_join, with_ban
 from .commits import Commits, off_loop, one_at_a_time
 from .flow import RoomGame
 from .flow import Timing as Timing
@@ -94,6 +95,9 @@ class Room(RoomPresence):
         self.hidden_pages: dict[int, bool] = {}
         self.creator: int | None = 0
         """The creator's seat (the host at creation): they host again when back."""
+        self.banned: list[str] = []
+        """The join addresses (``admission.seat_mark``) of people the host removed: they
+        join no seat here until the host lets them (``unban``)."""
 
     # ------------------------------------------------------------ persistence
 
@@ -132,6 +136,7 @@ class Room(RoomPresence):
             "game_no": self.game_no,
             "game_seed": self.game_seed, "version_base": self.version_base,
             "deal": self.deal, "matches": self.matches, "seeds": self.seeds,
+            "banned": self.banned,
         }
 
     async def _store(self, record: dict[str, Any]) -> None:
@@ -193,6 +198,7 @@ class Room(RoomPresence):
         self.deal = data.get("deal")
         self.matches = list(data.get("matches", []))
         self.seeds = dict(data.get("seeds", {}))
+        self.banned = list(data.get("banned", []))
         self.present = {index: self.present_anywhere(index) for index in range(len(self.seats))}
         if self.game_no:
             self._new_game()
@@ -225,15 +231,19 @@ class Room(RoomPresence):
         return None
 
     @one_at_a_time
-    async def join(self, name: Any) -> tuple[int, str]:
-        """A new player takes a free seat in the lobby; returns the seat and its secret token."""
+    async def join(self, name: Any, mark: str | None = None,
+                   per_address: int = 4) -> tuple[int, str]:
+        """A new player takes a free seat in the lobby; returns the seat and its secret token.
+        ``mark``: the hash of the address joining (``admission.check_join``)."""
         if self.status != LOBBY:
             raise RoomError("already_started", "the game has started; you may watch")
         if len(self.seats) >= self.capacity:
             raise RoomError("room_full", "every seat is taken")
+        if mark is not None:
+            check_join(self.seats, self.banned, mark, self.capacity, per_address)
         token = secrets.token_urlsafe(18)
         seat = Seat(person_name(name, f"Player {len(self.seats) + 1}"), "human",
-                    token_hash=hash_token(token))
+                    token_hash=hash_token(token), joined_from=mark)
         await self._store_seats([*self.seats, seat])
         self.seats.append(seat)
         self.publish_room()
@@ -270,16 +280,17 @@ class Room(RoomPresence):
             creator = None
         elif creator is not None and lobby and creator > index:
             creator -= 1
+        banned = with_ban(self.banned, removed.joined_from)  # stays out until let back
         if lobby:
             host = self.host - 1 if self.host > index else self.host
             await self._store({
-                **self.record(), "host": host, "creator": creator,
+                **self.record(), "host": host, "creator": creator, "banned": banned,
                 "seats": [seat.to_dict() for seat in self.seats if seat is not removed]})
             del self.seats[index]
             self.host = host
         else:
             as_bot = Seat(removed.name, "bot", level=default_bot_level())
-            await self._store({**self.record(), "creator": creator, "seats": [
+            await self._store({**self.record(), "creator": creator, "banned": banned, "seats": [
                 (as_bot if seat is removed else seat).to_dict() for seat in self.seats]})
             removed.kind = "bot"
             removed.level = as_bot.level
@@ -289,6 +300,7 @@ class Room(RoomPresence):
             assert self.current is not None
             self.current.table.seat_to_bot(index, default_bot_level())
         self.creator = creator
+        self.banned = banned
         if lobby:  # the seats after the removed one moved up
             self.present = {seat - (seat > index): here for seat, here in self.present.items()
                             if seat != index}
@@ -305,6 +317,14 @@ class Room(RoomPresence):
         self.publish_state()
         self.schedule()
         return unseated
+
+    @one_at_a_time
+    async def unban(self) -> None:
+        """The host lets the people they removed join again (stored first)."""
+        if self.banned:
+            await self._store({**self.record(), "banned": []})
+            self.banned = []
+            self.publish_room()
 
     # ------------------------------------------------------------ game flow
 
@@ -533,7 +553,7 @@ class Room(RoomPresence):
             "rules": self.rules_dict, "timer": self.timer, "grace": self.grace,
             "fill": self.fill, "status": self.status,
             "host": self.host, "you": seat, "spectators": self.watchers(),
-            "game_no": self.game_no, "matches": self.matches,
+            "game_no": self.game_no, "matches": self.matches, "removed": len(self.banned),
             "helper": seat is not None and 0 <= seat < len(self.seats)
             and self.seats[seat].helper,
             "seats": [{"name": info.name, "kind": info.kind, "level": info.level,

@@ -89,16 +89,19 @@ class Seat:
     gone_since: float | None = None
     helper: bool = False
     """The children's helper is on for this seat (its person turned it on)."""
+    joined_from: str | None = None
+    """A hash of the address the seat was joined from (``admission.seat_mark``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "level": self.level,
-                "token_hash": self.token_hash, "helper": self.helper}
+                "token_hash": self.token_hash, "helper": self.helper,
+                "joined_from": self.joined_from}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
         return cls(name=data["name"], kind=data["kind"], level=data.get("level"),
                    token_hash=data.get("token_hash"), gone_since=time.monotonic(),
-                   helper=data.get("helper") is True)
+                   helper=data.get("helper") is True, joined_from=data.get("joined_from"))
 
 
 def parse_settings(data: dict[str, Any]) -> dict[str, Any]:

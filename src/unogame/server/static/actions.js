@@ -135,6 +135,7 @@ const SIMPLE = {
   watch: () => { S.watching = true; send({ type: "watch", room: S.code }); },
   "add-bot": () => send({ type: "add_bot", level: document.getElementById("bot-level").value }),
   remove: (target) => send({ type: "remove", seat: Number(target.dataset.seat) }),
+  unban: () => send({ type: "unban" }),
   "hand-to-bot": (target) => send({ type: "hand_to_bot", seat: Number(target.dataset.seat) }),
   start: () => send({ type: "start" }),
   copy: () => {

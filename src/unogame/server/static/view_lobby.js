@@ -61,6 +61,7 @@ export function seatsPanel() {
       ${host ? html`<div class="row">
           <select id="bot-level" aria-label="${t("web.bot_level")}">${levels}</select>
           <button data-action="add-bot" data-focus="add-bot" ${free ? "" : "disabled"}>+ ${t("web.add_bot")}</button></div>
+        ${info.removed ? html`<button class="ghost small" data-action="unban">${t("web.let_back", { count: info.removed })}</button>` : ""}
         <button class="primary big" data-action="start" data-focus="start" ${info.seats.length >= 2 || (info.fill && info.capacity >= 2) ? "" : "disabled"}>${t("web.start")}</button>`
       : html`<p class="waiting">${S.seat === null ? t("web.watching") : t("web.wait_host")}</p>`}
     </section>`;

@@ -1,0 +1,271 @@
+"""Connections at the transport, before any request: who may hold a socket, and for how long.
+
+uvicorn keeps a socket open for as long as its client keeps it, even one that never sends a
+request (or half a request line), and accepts any number from one address: 1,100 silent
+sockets used up the usual 1,024 open files and locked every client out. Here:
+
+- a connection must send a complete request head within ``request_seconds`` (from the
+  connection, or from the first byte of its next request on a kept-alive connection);
+  after that it is closed (``GuardedH11Protocol``);
+- one address (an IPv6 client: its /64) holds at most ``sockets_per_address`` sockets,
+  plain HTTP and WebSockets together; a trusted proxy's own address is not counted (the
+  app counts its clients' WebSockets by their forwarded address, ``admission.py``);
+- the server as a whole holds at most ``max_sockets`` (below the open-file limit, which
+  :func:`raise_open_file_limit` raises to the hard limit at start); at that limit the
+  oldest socket still waiting for its request makes way for the new one, and when none
+  is waiting the new one is closed, so accept() never runs out of files.
+
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import resource
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from .admission import address_key
+from .cli import WS_MAX_SIZE
+from .log_limits import every_so_often
+
+log = logging.getLogger("unogame.server")
+
+FILES_KEPT_FREE = 200
+"""Open files left to the server itself (database, Redis, threads, static files) below the
+open-file limit when sockets are counted."""
+
+
+def raise_open_file_limit() -> int:
+    """Raise this process's soft open-file limit to its hard limit; returns the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError) as error:
+            log.warning("could not raise the open-file limit from %s to %s: %s",
+                        soft, hard, error)
+    return int(soft) if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    request_seconds: float = 5.0
+    """A connection sends a complete request head within this long, or is closed."""
+    sockets_per_address: int = 64
+    """Open sockets of one address (IPv6: one /64), HTTP and WebSockets together."""
+    max_sockets: int = 20_000
+    """Open sockets in all (lowered to the open-file limit less ``FILES_KEPT_FREE``)."""
+
+
+class TrustedProxies:
+    """The addresses whose ``X-Forwarded-For`` is believed (``--forwarded-allow-ips``).
+
+    >>> trusted = TrustedProxies("127.0.0.1, 10.1.0.0/16")
+    >>> trusted.contains("127.0.0.1"), trusted.contains("10.1.2.3"), trusted.contains("10.2.0.1")
+    (True, True, False)
+    >>> TrustedProxies(None).contains("127.0.0.1"), TrustedProxies("*").contains("1.2.3.4")
+    (False, True)
+    """
+
+    def __init__(self, spec: str | None) -> None:
+        items = [item.strip() for item in (spec or "").split(",") if item.strip()]
+        self.everyone = "*" in items
+        self.networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+        self.names: set[str] = set()
+        for item in items:
+            try:
+                self.networks.append(ipaddress.ip_network(item, strict=False))
+            except ValueError:
+                self.names.add(item)  # a unix socket path or a name: matched as is
+
+    def contains(self, host: str) -> bool:
+        if self.everyone or host in self.names:
+            return True
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.networks)
+
+
+class ConnectionGuard:
+    """Every open socket of the server, by address; which ones still owe their request."""
+
+    def __init__(self, limits: ConnectionLimits, trusted: TrustedProxies | None = None) -> None:
+        self.limits = limits
+        self.trusted = trusted or TrustedProxies(None)
+        self.keys: dict[asyncio.BaseTransport, str | None] = {}
+        """Open sockets and the address key they count against (None: a trusted proxy)."""
+        self.per_address: Counter[str] = Counter()
+        self.waiting: OrderedDict[asyncio.BaseTransport, None] = OrderedDict()
+        """Sockets that have not sent a complete request head yet, oldest first."""
+        self.refused_crowded = 0
+        self.refused_full = 0
+        self.made_way = 0
+        self.timed_out = 0
+        self._log_refusal = every_so_often(log, 10.0)
+        self._log_timeout = every_so_often(log, 10.0)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def admit(self, transport: asyncio.BaseTransport, host: str | None) -> bool:
+        """A new socket: counted and True, or False (the caller closes it)."""
+        key = None if host is None or self.trusted.contains(host) else address_key(host)
+        if key is not None and self.per_address[key] >= self.limits.sockets_per_address:
+            self.refused_crowded += 1
+            self._log_refusal(logging.WARNING, "connections refused: an address holds %d "
+                              "sockets already (%s)", self.limits.sockets_per_address, key)
+            return False
+        if len(self.keys) >= self.limits.max_sockets:
+            if not self.waiting:
+                self.refused_full += 1
+                self._log_refusal(logging.WARNING, "connections refused: the server holds "
+                                  "%d sockets (its limit)", len(self.keys))
+                return False
+            oldest = next(iter(self.waiting))
+            self.made_way += 1
+            self.release(oldest)
+            oldest.abort()  # type: ignore[attr-defined]
+        self.keys[transport] = key
+        if key is not None:
+            self.per_address[key] += 1
+        self.waiting[transport] = None
+        return True
+
+    def heard(self, transport: asyncio.BaseTransport) -> None:
+        """The socket sent its request head: it no longer makes way for newcomers."""
+        self.waiting.pop(transport, None)
+
+    def owes(self, transport: asyncio.BaseTransport) -> None:
+        """A kept-alive socket began its next request: it owes the head again."""
+        if transport in self.keys:
+            self.waiting[transport] = None
+
+    def overdue(self, transport: asyncio.BaseTransport, host: str | None) -> None:
+        self.timed_out += 1
+        self._log_timeout(logging.INFO, "closed a connection that sent no complete request "
+                          "in %.0f s (%s)", self.limits.request_seconds, host)
+
+    def release(self, transport: asyncio.BaseTransport) -> None:
+        """The socket is closed (called once or more: only the first counts)."""
+        self.waiting.pop(transport, None)
+        if transport not in self.keys:
+            return
+        key = self.keys.pop(transport)
+        if key is not None:
+            self.per_address[key] -= 1
+            if self.per_address[key] <= 0:
+                del self.per_address[key]
+
+    def stats(self) -> dict[str, int]:
+        return {"open": len(self.keys), "waiting": len(self.waiting),
+                "refused_crowded": self.refused_crowded, "refused_full": self.refused_full,
+                "made_way": self.made_way, "timed_out": self.timed_out}
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with the guard: admitted or closed at once, and closed
+    when the request head does not come in time."""
+
+    guard: ClassVar[ConnectionGuard]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._head_deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if not self.guard.admit(transport, self.client[0] if self.client else None):
+            transport.abort()
+            return
+        self._await_head()
+
+    def _await_head(self) -> None:
+        self._head_deadline = self.loop.call_later(self.guard.limits.request_seconds,
+                                                   self._head_overdue)
+
+    def _stop_waiting(self) -> None:
+        if self._head_deadline is not None:
+            self._head_deadline.cancel()
+            self._head_deadline = None
+
+    def _head_overdue(self) -> None:
+        self._head_deadline = None
+        if self.transport.is_closing() or self.transport.get_protocol() is not self:
+            return
+        self.guard.overdue(self.transport, self.client[0] if self.client else None)
+        self.guard.release(self.transport)
+        self.transport.abort()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        upgraded = self.transport.get_protocol() is not self  # a WebSocket now
+        if upgraded or self.conn.their_state is not h11.IDLE:  # the head is complete
+            self._stop_waiting()
+            self.guard.heard(self.transport)
+        elif self._head_deadline is None and not self.transport.is_closing():
+            # the first bytes of the next request on a kept-alive connection
+            self.guard.owes(self.transport)
+            self._await_head()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_waiting()
+        self.guard.release(self.transport)
+        super().connection_lost(exc)
+
+
+class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol; its socket leaves the guard's count when it closes."""
+
+    guard: ClassVar[ConnectionGuard]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.guard.release(self.transport)
+        super().connection_lost(exc)
+
+
+def guarded_protocols(guard: ConnectionGuard) -> tuple[type[H11Protocol],
+                                                       type[WebSocketsSansIOProtocol]]:
+    """The HTTP and WebSocket protocol classes for ``uvicorn.Config(http=..., ws=...)``."""
+    http = type("GuardedH11", (GuardedH11Protocol,), {"guard": guard})
+    ws = type("GuardedWebSocket", (GuardedWebSocketProtocol,), {"guard": guard})
+    return http, ws
+
+
+def server_limits(open_files: int, limits: ConnectionLimits) -> ConnectionLimits:
+    """``limits`` with ``max_sockets`` under the open-file limit."""
+    ceiling = max(16, open_files - FILES_KEPT_FREE)
+    return ConnectionLimits(request_seconds=limits.request_seconds,
+                            sockets_per_address=limits.sockets_per_address,
+                            max_sockets=min(limits.max_sockets, ceiling))
+
+
+def uvicorn_config(app: Any, *, host: str, port: int, log_level: str = "warning",
+                   forwarded_allow_ips: str | None = None,
+                   limits: ConnectionLimits | None = None) -> tuple[Any, ConnectionGuard]:
+    """The ``uvicorn.Config`` ``uno serve`` runs (guarded protocols, WebSocket pings, the
+    proxy's forwarded address when one is trusted), and its guard."""
+    import uvicorn
+
+    from .heartbeat import WS_PING_INTERVAL, WS_PING_TIMEOUT
+
+    limits = server_limits(raise_open_file_limit(), limits or ConnectionLimits())
+    guard = ConnectionGuard(limits, TrustedProxies(forwarded_allow_ips))
+    http, ws = guarded_protocols(guard)
+    config = uvicorn.Config(app, host=host, port=port, http=http, ws=ws,
+                            ws_max_size=WS_MAX_SIZE, log_level=log_level,
+                            ws_ping_interval=WS_PING_INTERVAL,  # a dead link is closed
+                            ws_ping_timeout=WS_PING_TIMEOUT,    # within 15 s
+                            timeout_keep_alive=5,
+                            proxy_headers=forwarded_allow_ips is not None,
+                            forwarded_allow_ips=forwarded_allow_ips)
+    return config, guard
