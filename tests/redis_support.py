@@ -111,10 +111,15 @@ under a starting game)."""
 class ServeProcess:
     """``uno serve --redis URL`` in a subprocess on a free port."""
 
-    def __init__(self, redis_url: str, lease: float = LEASE, bot_think: float = 0.05) -> None:
+    def __init__(self, redis_url: str, lease: float = LEASE, bot_think: float = 0.05,
+                 env: dict[str, str] | None = None, options: list[str] | None = None) -> None:
+        """``env``: more environment for the process (e.g. libfaketime's); ``options``:
+        more ``uno serve`` options."""
         self.redis_url = redis_url
         self.lease = lease
         self.bot_think = bot_think
+        self.env = env
+        self.options = options or []
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log: Path | None = None
@@ -133,8 +138,9 @@ class ServeProcess:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "unogame", "serve", "--port", str(self.port),
              "--redis", self.redis_url, "--lease", str(self.lease),
-             "--bot-think", str(self.bot_think), "--per-address", "100000"],
-            stdout=output, stderr=output)
+             "--bot-think", str(self.bot_think), "--per-address", "100000", *self.options],
+            stdout=output, stderr=output,
+            env={**os.environ, **self.env} if self.env is not None else None)
         if log is not None:
             output.close()  # type: ignore[union-attr]
         return self
