@@ -40,12 +40,15 @@ def wait_until(condition: object, timeout: float, what: str, every: float = 0.05
 
 
 class RedisServer:
-    """``redis-server`` with AOF on (``appendfsync always``): a restart loses nothing."""
+    """``redis-server`` with AOF on (``appendfsync always``): a restart loses nothing.
+    ``options``: more ``redis-server`` options, after those (``["--appendonly", "no"]``:
+    a Redis that keeps nothing, as Debian's default keeps little)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, options: list[str] | None = None) -> None:
         self.directory = directory
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
+        self.options = options or []
 
     @property
     def url(self) -> str:
@@ -59,7 +62,7 @@ class RedisServer:
         self.process = subprocess.Popen(
             [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1",
              "--dir", str(self.directory), "--appendonly", "yes", "--appendfsync", "always",
-             "--save", "", "--daemonize", "no", "--loglevel", "warning"],
+             "--save", "", "--daemonize", "no", "--loglevel", "warning", *self.options],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_until(lambda: self.client().ping(), 20, "redis-server answering")
         return self

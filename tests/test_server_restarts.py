@@ -21,8 +21,9 @@ from redis_support import (
     ServeProcess,
     redis_server_fixture,  # noqa: F401 - the fixture redis_server
 )
-from test_server_support import Client, run
+from test_server_support import Client, create_room, run
 
+from unogame import i18n
 from unogame.server.flow import STAND_IN_PREFIX
 from unogame.server.redis_store import RedisClock, RedisStorage, log_key, room_key
 from unogame.server.storage import StorageError
@@ -239,3 +240,102 @@ def test_a_wrong_reading_of_redis_clock_is_read_again(redis_server: RedisServer)
     finally:
         storage.delete_room(code)
         storage.close()
+
+
+VOLATILE = ["--appendonly", "no"]
+"""A Redis that keeps nothing across a restart (no append-only file, no snapshot)."""
+
+
+def serve_output(redis_url: str, log: Path, *options: str) -> tuple[int | None, str]:
+    """Start ``uno serve --redis`` (its output in ``log``): its exit status (``None``: it
+    served, and is stopped now) and what it wrote."""
+    server = ServeProcess(redis_url, options=list(options))
+    log.unlink(missing_ok=True)
+    server.launch(log)
+    assert server.process is not None
+    try:
+        server.wait_ready()
+        status = None
+    except RuntimeError:
+        status = server.process.wait(10)
+    finally:
+        server.stop()
+    return status, log.read_text()
+
+
+def test_a_redis_that_keeps_nothing_is_refused_at_start(tmp_path: Path) -> None:
+    with RedisServer(tmp_path / "volatile", VOLATILE) as volatile:
+        status, output = serve_output(volatile.url, tmp_path / "serve.log")
+        assert status == 1
+        assert "refusing to start: Redis does not keep its writes (appendonly no)" in output
+        assert "--allow-volatile" in output
+        status, output = serve_output(volatile.url, tmp_path / "serve.log", "--allow-volatile")
+        assert status is None  # it served
+        assert "WARNING: Redis does not keep its writes" in output
+        assert volatile.client().scard("uno:rooms") == 0
+    with RedisServer(tmp_path / "everysec", ["--appendfsync", "everysec"]) as everysec:
+        status, output = serve_output(everysec.url, tmp_path / "serve.log")
+        assert status is None  # it keeps writes but for the last second: said, and served
+        assert "warning: Redis writes its append-only file to disk with appendfsync everysec" \
+            in output
+
+
+def test_a_managed_redis_without_config_is_asked_through_info(tmp_path: Path) -> None:
+    """Managed Redis services forbid CONFIG: INFO persistence tells whether the append-only
+    file is on; where INFO is forbidden too, nothing can be told: refused."""
+    no_config = ["--rename-command", "CONFIG", ""]
+    with RedisServer(tmp_path / "kept", no_config) as kept:
+        status, output = serve_output(kept.url, tmp_path / "serve.log")
+        assert status is None
+        assert "cannot read Redis's appendfsync" in output
+    with RedisServer(tmp_path / "lost", [*VOLATILE, *no_config]) as lost:
+        status, output = serve_output(lost.url, tmp_path / "serve.log")
+        assert status == 1 and "appendonly no" in output
+    with RedisServer(tmp_path / "mute", [*no_config, "--rename-command", "INFO", ""]) as mute:
+        status, output = serve_output(mute.url, tmp_path / "serve.log")
+        assert status == 1 and "cannot tell whether Redis keeps its writes" in output
+
+
+def test_a_room_lost_by_redis_is_said_to_be_gone(tmp_path: Path) -> None:
+    """Redis restarts having kept nothing (started with --allow-volatile): every page in a
+    lost room is told it is gone (and goes home), not answered "stale" for ever."""
+    with RedisServer(tmp_path / "volatile", VOLATILE) as volatile:
+        servers = [ServeProcess(volatile.url, options=["--allow-volatile"]).launch(
+            tmp_path / f"serve{number}.log") for number in range(2)]
+        try:
+            for server in servers:
+                server.wait_ready()
+
+            async def scenario() -> list[str]:
+                host = await create_room(servers[0].ws_url, seats=3, bots=["random"],
+                                         rules={"target_score": 10_000})
+                guest = await Client.connect(servers[1].ws_url)
+                await guest.request({"type": "join", "room": host.room, "name": "Guest"},
+                                    "state")
+                await host.request({"type": "start"}, "state")
+                await guest.wait_for(lambda m: m["type"] == "state" and m["view"], 30)
+                volatile.kill9()
+                await asyncio.to_thread(volatile.start)  # empty: every room is lost
+                codes = []
+                for client in (host, guest):
+                    gone = await client.wait_for(lambda m: m.get("code") == "room_gone", 30)
+                    assert gone["message"]
+                    after = await client.request(  # what a page would still send
+                        {"type": "move", "move": "draw", "version": client.game()["version"]},
+                        "error")
+                    codes.append(after["code"])
+                    again = await Client.connect(servers[0].ws_url)
+                    codes.append((await again.request(
+                        {"type": "resume", "room": host.room, "token": client.token},
+                        "error"))["code"])
+                    await again.close()
+                    await client.close()
+                return codes
+
+            codes = run(scenario())
+        finally:
+            for server in servers:
+                server.stop()
+    assert codes == ["no_room", "no_room"] * 2  # never "stale": the room is not there
+    for language in ("en", "th"):
+        assert i18n.table(language)["web.error.room_gone"]
