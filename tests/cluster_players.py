@@ -167,8 +167,9 @@ async def table_of_players(urls: list[str], seed: int, bots: int = 1,
             m["type"] == "state" and m["view"] is not None), 30, start)
         if started["type"] == "state":
             break
-        # Refused while the host's process had not yet heard of the guest's join (stored by
-        # the other process): "nothing changed, try again", as a person would.
+        # A start the host's process stores before hearing of the guest's join is read
+        # again and retried there (retry.py); "not_saved" now only when Redis could not
+        # store it in time (a loaded machine): "nothing changed, try again", as a person would.
         assert started["code"] == "not_saved", started
         assert asyncio.get_running_loop().time() < deadline, started
         await asyncio.sleep(0.2)
