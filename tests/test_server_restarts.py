@@ -25,7 +25,7 @@ from test_server_support import Client, create_room, run
 
 from unogame import i18n
 from unogame.server.flow import STAND_IN_PREFIX
-from unogame.server.redis_store import RedisClock, RedisStorage, log_key, room_key
+from unogame.server.redis_store import RedisStorage, log_key, room_key
 from unogame.server.storage import StorageError
 
 ROOMS = 2
@@ -184,8 +184,10 @@ def test_a_process_whose_clock_is_behind_still_saves(redis_server: RedisServer,
     finally:
         skewed.stop()
         normal.stop()
-    print(f"not_saved in 20 s of play on a process 3 s behind: {refused}; versions each "
-          f"player saw go by: {moved}; a room created there: {made['type']}")
+    logged = (tmp_path / "skewed.log").read_text().count(" not saved")
+    print(f"not_saved in 20 s of play on a process 3 s behind: {refused} (its log: {logged} "
+          f"changes not saved); versions each player saw go by: {moved}; a room created "
+          f"there: {made['type']}")
     assert refused == 0
     assert made["type"] == "state", made
     assert all(count >= 10 for count in moved)
@@ -218,6 +220,8 @@ def test_a_wrong_reading_of_redis_clock_is_read_again(redis_server: RedisServer)
     """The reading of Redis's clock is off by 5 s (Redis's clock was set forward since, or
     the reading was held up): the change comes back "late" at once, so the clock is read
     again and the change stored, once."""
+    from unogame.server.redis_store import RedisClock
+
     storage = RedisStorage(redis_server.url, "a-test-process")
     db = redis_server.client()
     readings: list[tuple[int, int]] = []

@@ -8,6 +8,10 @@ what a room's other processes must hear travels on the room's Redis channel:
 - what is not stored: "next round" pressed, a seat handed to a bot (:meth:`share`), and
   which seats and spectators each process has connected (presence, also kept in the hash
   ``uno:pres:{CODE}`` for a process that loads the room later);
+- liveness: ``uno:proc:ID`` lives while the process renews it (with its leases); it is set
+  before the process publishes any presence (a process whose key is missing is taken for
+  gone: its people with it), and a process that finds its own key had lapsed (held up
+  past it) publishes its presence again;
 - the lease: ``uno:lease:{CODE}`` names the one process that drives the room's bots,
   stand-ins and timers (``SET NX PX``, renewed every third of its length); a process that
   stops renewing (killed, cut off) loses it when it expires and another takes the room.
