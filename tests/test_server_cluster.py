@@ -20,8 +20,9 @@ from redis_support import (
     RedisServer,
     ServeProcess,
     redis_server_fixture,  # noqa: F401 - the fixture redis_server
+    wait_until,
 )
-from test_server_support import Client, create_room, run
+from test_server_support import Client, ServerThread, create_room, run
 
 from unogame import i18n
 from unogame.server.flow import STAND_IN_PREFIX
@@ -343,3 +344,34 @@ def test_a_room_lost_by_redis_is_said_to_be_gone(tmp_path: Path) -> None:
     assert codes == ["no_room", "no_room"] * 2  # never "stale": the room is not there
     for language in ("en", "th"):
         assert i18n.table(language)["web.error.room_gone"]
+
+
+def test_a_room_flushed_from_redis_is_gone_at_the_next_move(tmp_path: Path) -> None:
+    """Redis flushed under a running game (no restart, so no process notices by itself):
+    the next move through either process is answered "room_gone", never "stale"."""
+    with RedisServer(tmp_path / "redis") as redis_server, \
+            ServerThread(redis_url=redis_server.url) as one, \
+            ServerThread(redis_url=redis_server.url) as two:
+        for server in (one, two):
+            wait_until(lambda s=server: s.manager.hub.link_up, 20, "the Redis link")
+
+        async def scenario() -> list[str]:
+            host = await create_room(one.ws_url, seats=2)
+            guest = await Client.connect(two.ws_url)
+            await guest.request({"type": "join", "room": host.room, "name": "Guest"}, "state")
+            await host.request({"type": "start"}, "state")
+            await guest.wait_for(lambda m: m["type"] == "state" and m["view"], 20)
+            redis_server.client().flushall()
+            codes = []
+            for client in sorted((host, guest), key=lambda c: not c.game()["legal"]):
+                state = client.game()
+                if state["legal"]:  # on turn: a move
+                    message = {"type": "move", "move": state["legal"][0],
+                               "version": state["version"]}
+                else:  # the other: a change of the room's record
+                    message = {"type": "helper", "on": True}
+                codes.append((await client.request(message, "error"))["code"])
+                await client.close()
+            return codes
+
+        assert run(scenario()) == ["room_gone", "room_gone"]

@@ -424,6 +424,10 @@ class Room(RoomPresence):
         try:
             events = await current.store_and_play(seat, move)
         except StaleError:  # another process stored a move first: this room catches up
+            if self.refresh is not None:
+                await self.refresh()
+                if self.closed:  # not moved on: gone from storage
+                    raise RoomError("room_gone", "this room no longer exists") from None
             raise RoomError("stale", "the position has moved on") from None
         self._changed(events)
 
