@@ -237,7 +237,8 @@ async def run(args: argparse.Namespace) -> None:
     servers: list[subprocess.Popen[bytes]] = []
     ports = [free_port() for _ in range(args.processes)]
     for port in ports:
-        backend = ["--redis", args.redis, "--lease", "5"] if args.redis else \
+        backend = ["--redis", args.redis, "--lease", "5",
+                   *(["--allow-volatile"] if args.allow_volatile else [])] if args.redis else \
             ["--db", str(workdir / "load.sqlite3")]
         servers.append(subprocess.Popen(
             [sys.executable, "-m", "unogame", "serve", "--port", str(port), *backend,
@@ -364,6 +365,9 @@ def main() -> None:
     parser.add_argument("--level", default="random", help="client bot level")
     parser.add_argument("--redis", metavar="URL",
                         help="rooms in this Redis, shared by --processes servers")
+    parser.add_argument("--allow-volatile", action="store_true",
+                        help="with --redis: a Redis without its append-only file is fine "
+                             "for a measurement (uno serve refuses it otherwise)")
     parser.add_argument("--processes", type=int, default=1,
                         help="server processes (more than 1 needs --redis)")
     parser.add_argument("--spread", action="store_true",

@@ -40,12 +40,15 @@ def wait_until(condition: object, timeout: float, what: str, every: float = 0.05
 
 
 class RedisServer:
-    """``redis-server`` with AOF on (``appendfsync always``): a restart loses nothing."""
+    """``redis-server`` with AOF on (``appendfsync always``): a restart loses nothing.
+    ``options``: more ``redis-server`` options, after those (``["--appendonly", "no"]``:
+    a Redis that keeps nothing, as Debian's default keeps little)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, options: list[str] | None = None) -> None:
         self.directory = directory
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
+        self.options = options or []
 
     @property
     def url(self) -> str:
@@ -59,7 +62,7 @@ class RedisServer:
         self.process = subprocess.Popen(
             [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1",
              "--dir", str(self.directory), "--appendonly", "yes", "--appendfsync", "always",
-             "--save", "", "--daemonize", "no", "--loglevel", "warning"],
+             "--save", "", "--daemonize", "no", "--loglevel", "warning", *self.options],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_until(lambda: self.client().ping(), 20, "redis-server answering")
         return self
@@ -111,10 +114,15 @@ under a starting game)."""
 class ServeProcess:
     """``uno serve --redis URL`` in a subprocess on a free port."""
 
-    def __init__(self, redis_url: str, lease: float = LEASE, bot_think: float = 0.05) -> None:
+    def __init__(self, redis_url: str, lease: float = LEASE, bot_think: float = 0.05,
+                 env: dict[str, str] | None = None, options: list[str] | None = None) -> None:
+        """``env``: more environment for the process (e.g. libfaketime's); ``options``:
+        more ``uno serve`` options."""
         self.redis_url = redis_url
         self.lease = lease
         self.bot_think = bot_think
+        self.env = env
+        self.options = options or []
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log: Path | None = None
@@ -133,8 +141,9 @@ class ServeProcess:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "unogame", "serve", "--port", str(self.port),
              "--redis", self.redis_url, "--lease", str(self.lease),
-             "--bot-think", str(self.bot_think), "--per-address", "100000"],
-            stdout=output, stderr=output)
+             "--bot-think", str(self.bot_think), "--per-address", "100000", *self.options],
+            stdout=output, stderr=output,
+            env={**os.environ, **self.env} if self.env is not None else None)
         if log is not None:
             output.close()  # type: ignore[union-attr]
         return self

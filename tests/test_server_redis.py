@@ -241,3 +241,45 @@ def test_a_room_followed_meanwhile_catches_up_on_what_it_did_not_hear(
             await hub.stop()
 
     assert run(scenario()) == ["FOLLOWED"]
+
+
+def test_start_right_after_a_join_through_the_other_server(
+        pair: tuple[ServerThread, ServerThread]) -> None:
+    """The host presses start the moment a guest's join, through the other server, is
+    answered: the host's server may not have heard of the join yet (its copy of the room
+    is a version behind), so it reads the room again and starts it, with the guest, at
+    the first press. (Before: "not_saved" once, the person had to press again.) Here the
+    host's server hears the other's changes a second late (a busy loop, a slow link), so
+    that the start always comes first."""
+    one, two = pair
+    hub = one.manager.hub
+    heard = hub.on_event
+
+    def late(code: str, payload: dict[str, Any]) -> None:
+        assert one.loop is not None
+        one.loop.call_later(1.0, heard, code, payload)
+
+    async def scenario() -> list[dict[str, Any]]:
+        answers = []
+        for _ in range(5):
+            host = await create_room(one.ws_url, seats=3, bots=["random"])
+            guest = await Client.connect(two.ws_url)
+            await guest.request({"type": "join", "room": host.room, "name": "Guest"}, "state")
+            start = len(host.messages)
+            await host.send({"type": "start"})
+            answer = await host.wait_for(lambda m: m["type"] == "error" or (
+                m["type"] == "state" and m["view"] is not None), 20, start)
+            answers.append(answer)
+            if answer["type"] == "state":
+                await guest.wait_for(lambda m: m["type"] == "state" and m["view"], 20)
+                assert answer["view"]["players"] == 3  # the guest's seat is in the game
+            for client in (host, guest):
+                await client.close()
+        return answers
+
+    hub.on_event = late
+    try:
+        answers = run(scenario())
+    finally:
+        hub.on_event = heard
+    assert [answer.get("code", answer["type"]) for answer in answers] == ["state"] * 5

@@ -94,6 +94,7 @@ from .storage import SqliteStorage, Storage, StorageError
 log = logging.getLogger("unogame.server")
 
 STATIC_DIR = Path(str(resources.files("unogame.server") / "static"))
+ROOM_GONE = "this room no longer exists (the server lost it); start or join another room"
 OUTBOX_SIZE = 512
 """Messages waiting for a slow client before it is disconnected."""
 TOKEN_LOOKUP_GAP = 1.0
@@ -220,6 +221,7 @@ class Server:
             self.creations = AddressAllowance(*limits.rooms_per_address)
             self.lookups = AddressAllowance(*limits.lookups_per_address)
         self.websocket_count = WebSocketCount(limits.websockets_per_address)
+        self.manager.on_gone = self.room_gone
 
     # ------------------------------------------------------------ dispatch
 
@@ -262,7 +264,17 @@ class Server:
     def _room(self, conn: Connection) -> Room:
         if conn.room is None:
             raise RoomError("no_room", "join a room first")
+        if conn.room.closed:  # gone from storage while this connection had it open
+            self.leave(conn)
+            raise RoomError("room_gone", ROOM_GONE)
         return conn.room
+
+    def room_gone(self, room: Room) -> None:
+        """The room is not in storage any more: everyone who has it open here is told
+        (the page says so and goes home) and leaves it."""
+        for conn in [conn for conn in self.connections if conn.room is room]:
+            conn.error("room_gone", ROOM_GONE)
+            self.leave(conn)
 
     def _host(self, conn: Connection) -> Room:
         room = self._room(conn)

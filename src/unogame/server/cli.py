@@ -99,6 +99,31 @@ def forwarded_problem(args: argparse.Namespace) -> str | None:
     return None if getattr(args, "trust_any_proxy", False) else FORWARDED_FROM_ANYWHERE
 
 
+def redis_keeps_writes(url: str, allow_volatile: bool, err: TextIO) -> bool:
+    """Whether to start on this Redis: one that may lose what it acknowledged (no
+    append-only file) is refused unless ``allow_volatile``, and then said loudly."""
+    import redis
+
+    from .durability import ADVICE, KEEP, check
+    from .redis_store import TIMEOUT
+
+    with redis.Redis.from_url(url, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT,
+                              decode_responses=True) as db:
+        found = check(db)
+    for warning in found.warnings:
+        print(f"uno serve: warning: {warning}", file=err)
+    if found.keeps_writes:
+        return True
+    for problem in found.problems:
+        if allow_volatile:
+            print(f"uno serve: WARNING: {problem}. Starting anyway (--allow-volatile): "
+                  f"rooms may vanish; to keep them, {KEEP}", file=err)
+        else:
+            print(f"uno serve: refusing to start: {problem}; {ADVICE}", file=err)
+    err.flush()
+    return allow_volatile
+
+
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import uvicorn
 
@@ -120,6 +145,9 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                          lan_url=f"http://{lan}:{args.port}" if lan else None,
                          redis_url=redis_url, lease_seconds=getattr(args, "lease", 5.0),
                          allowed_origins=frozenset(getattr(args, "allow_origin", None) or ()))
+        if redis_url and not redis_keeps_writes(redis_url, getattr(args, "allow_volatile",
+                                                                   False), err):
+            return 1
     except Exception as error:  # a database that cannot be opened: say so, no traceback
         print(f"uno serve: cannot open the database {db}: {error}", file=err)
         return 1
@@ -149,6 +177,9 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--lease", type=float, default=5.0,
                        help="with --redis: seconds before another process takes over the "
                             "rooms of one that stopped")
+    serve.add_argument("--allow-volatile", action="store_true",
+                       help="with --redis: start even if Redis may lose acknowledged writes "
+                            "(no append-only file); rooms then vanish with a Redis crash")
     serve.add_argument("--max-rooms", type=int, default=1000)
     serve.add_argument("--per-address", type=int, metavar="N",
                        help="rooms one client address may create a minute, and 3N room "

@@ -13,6 +13,7 @@ gap. The lease (``redis_hub.py``) says which process drives the room's bots and 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import Any
 
@@ -67,6 +68,7 @@ class Cluster:
     def hold(self, room: Room) -> None:
         """This process now has a copy of the room: it follows its changes and presence."""
         room.driving = False
+        room.refresh = functools.partial(self.refresh, room)
         self.hub.follow(room.code)
         self._read_presence(room)
 
@@ -123,7 +125,7 @@ class Cluster:
         index = payload.get("i")
         if payload.get("g") != room.game_no or not isinstance(index, int) \
                 or index > room.log_length:
-            await self._catch_up(room)  # out of order: read what was missed
+            await self.refresh(room)  # out of order: read what was missed
         elif index == room.log_length:
             room.apply_entries([(int(payload["s"]), str(payload["t"]))])
 
@@ -147,9 +149,9 @@ class Cluster:
     def catch_up(self, code: str) -> None:
         room = self.manager.rooms.get(code)
         if room is not None:
-            room.commits.start(lambda: self._catch_up(room))
+            room.commits.start(lambda: self.refresh(room))
 
-    async def _catch_up(self, room: Room) -> None:
+    async def refresh(self, room: Room) -> None:
         """Read the room from Redis and apply what this copy missed (tried again shortly
         if Redis cannot be read now)."""
         try:

@@ -99,6 +99,9 @@ class RoomManager:
     """A room is now held by this process (several processes: it follows its changes)."""
     on_drop: Callable[[Room], None] = lambda room: None
     """A room is no longer held by this process."""
+    on_gone: Callable[[Room], None] = lambda room: None
+    """A room this process's clients have open is gone from storage (deleted by another
+    process, or lost by a Redis that kept nothing): they are told, and leave it."""
 
     def load(self) -> None:
         """Restore every room that can be; the others are reported and kept aside."""
@@ -139,9 +142,11 @@ class RoomManager:
             and now - room.last_active >= self.limits.lobby_expiry_seconds)
 
     def forget_here(self, room: Room) -> None:
-        """Another process deleted the room: this process's copy goes too."""
+        """The room is not in storage any more (another process deleted it, or Redis lost
+        it): this process's copy goes too, and its clients are told."""
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+            self.on_gone(room)
             self.on_drop(room)
             room.close()
 

@@ -8,6 +8,10 @@ what a room's other processes must hear travels on the room's Redis channel:
 - what is not stored: "next round" pressed, a seat handed to a bot (:meth:`share`), and
   which seats and spectators each process has connected (presence, also kept in the hash
   ``uno:pres:{CODE}`` for a process that loads the room later);
+- liveness: ``uno:proc:ID`` lives while the process renews it (with its leases); it is set
+  before the process publishes any presence (a process whose key is missing is taken for
+  gone: its people with it), and a process that finds its own key had lapsed (held up
+  past it) publishes its presence again;
 - the lease: ``uno:lease:{CODE}`` names the one process that drives the room's bots,
   stand-ins and timers (``SET NX PX``, renewed every third of its length); a process that
   stops renewing (killed, cut off) loses it when it expires and another takes the room.
@@ -125,6 +129,8 @@ class RedisHub(LocalHub):
         self._dirty: set[str] = set()
         self._seq = 0
         self._renewed = time.monotonic()
+        self._stopped = False
+        """Stopping: its liveness key is deleted and not set again."""
 
     # ------------------------------------------------------------ Hub
 
@@ -167,6 +173,7 @@ class RedisHub(LocalHub):
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._renew())]
 
     async def stop(self) -> None:
+        self._stopped = True
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -220,6 +227,10 @@ class RedisHub(LocalHub):
                 missed = self.followed - subscribed  # followed while this subscribed
                 if missed:
                     await asyncio.wait_for(pubsub.subscribe(*map(channel, missed)), TIMEOUT)
+                # Alive before anything is published: the presence sent once the link is
+                # up must not reach a process that finds no liveness key and drops it.
+                await asyncio.wait_for(self._db.set(process_key(self.process), "1",
+                                                    px=self._liveness_ms()), TIMEOUT)
                 self._set_link(True)  # every room catches up (``Cluster.link``)
                 pinged = time.monotonic()
                 while True:
@@ -264,9 +275,9 @@ class RedisHub(LocalHub):
             ms = int(self.lease_seconds * 1000)
             try:
                 async with self._db.pipeline(transaction=False) as pipe:
-                    pipe.set(process_key(self.process), "1", px=ms)
-                    if others:
-                        pipe.mget([process_key(other) for other in others])
+                    pipe.exists(process_key(self.process))
+                    pipe.set(process_key(self.process), "1", px=self._liveness_ms())
+                    pipe.mget([process_key(other) for other in others or [self.process]])
                     replies = await asyncio.wait_for(pipe.execute(), TIMEOUT)
                 held = await asyncio.wait_for(self._lease(
                     keys=[*(lease_key(code) for code in codes), *map(room_key, codes)],
@@ -282,8 +293,10 @@ class RedisHub(LocalHub):
                         self.on_lease(code, False, None)
                 continue
             self._renewed = time.monotonic()
+            if not replies[0]:  # this process's key had lapsed (starved, cut off): the
+                self._lapsed()  # others may have dropped its presence; they hear it again
             if others:
-                dead = {other for other, alive in zip(others, replies[1], strict=True)
+                dead = {other for other, alive in zip(others, replies[2], strict=True)
                         if alive is None}
                 if dead:
                     self.on_dead(dead)
@@ -293,6 +306,17 @@ class RedisHub(LocalHub):
                     stored = tuple(int(v) for v in now_held[1:4]) \
                         if isinstance(now_held, list) else None
                     self.on_lease(code, bool(now_held), stored)  # type: ignore[arg-type]
+
+    def _liveness_ms(self) -> int:
+        """How long this process's liveness key lives: the lease (renewed every third)."""
+        return int(self.lease_seconds * 1000)
+
+    def _lapsed(self) -> None:
+        if self.link_up:
+            log.warning("this process's liveness key had expired; publishing its presence "
+                        "again")
+            for code in self.followed:
+                self._presence_changed(code)
 
     # ------------------------------------------------------------ presence
 
@@ -328,6 +352,8 @@ class RedisHub(LocalHub):
     async def _send_presence(self, code: str, presence: Presence) -> None:
         text = json.dumps(presence, separators=(",", ":"))
         async with self._db.pipeline(transaction=False) as pipe:
+            if not self._stopped:  # alive first: whoever reads this finds this one live
+                pipe.set(process_key(self.process), "1", px=self._liveness_ms())
             if presence["seats"] or presence["watchers"]:
                 pipe.hset(presence_key(code), self.process, text)
             else:

@@ -21,6 +21,7 @@ The client is synchronous: the server calls it in its storage thread (``commits.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -32,12 +33,16 @@ try:
 except ImportError:  # pragma: no cover - the [redis] extra is not installed
     redis = None  # type: ignore[assignment]
 
+log = logging.getLogger("unogame.server")
+
 PREFIX = "uno:"
 TIMEOUT = 2.0
 """Seconds a call to Redis may take before it counts as failed (nothing stored)."""
 DEADLINE = 0.75 * TIMEOUT
 """A change must reach Redis within this many seconds of being sent, or it is refused there
-(the servers' and Redis's clocks agree to well within the rest of ``TIMEOUT``)."""
+(before its server gives up on it, after ``TIMEOUT``)."""
+CLOCK_CHECK_SECONDS = 10.0
+"""How often a process reads Redis's clock again (see :class:`RedisClock`)."""
 
 LATE = """
 local now = redis.call('TIME')
@@ -45,9 +50,10 @@ if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV
   return redis.error_reply('LATE the server had given up on this change')
 end
 """
-"""A change reaching Redis after its deadline (the last argument: ms since the epoch) is
-refused: the server that sent it already told its client it was not saved (a Redis that
-stopped answering, then read the change once it was resumed, must not store it)."""
+"""A change reaching Redis after its deadline (the last argument: a time on Redis's own
+clock, in ms) is refused: the server that sent it already told its client it was not saved
+(a Redis that stopped answering, then read the change once it was resumed, must not store
+it)."""
 
 SAVE_ROOM = LATE + """
 local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
@@ -114,8 +120,46 @@ def channel(code: str) -> str:
     return f"{PREFIX}ev:{{{code}}}"
 
 
-def _deadline() -> int:
-    return int((time.time() + DEADLINE) * 1000)
+class RedisClock:
+    """Redis's clock, as this process can tell it without comparing its own wall clock with
+    Redis's machine's: Redis's ``TIME`` read with this process's monotonic clock around
+    it. A change's deadline is then a time on Redis's clock, whatever this machine's clock
+    says (a process 3 s behind once had every change refused as late).
+
+    The reading is taken as of the moment the answer arrived, so it can only be early:
+    a deadline is at most :data:`DEADLINE` after the change is sent, in Redis's time
+    (earlier by the reading's round trip, the best of a few). It is read again every
+    :data:`CLOCK_CHECK_SECONDS` (Redis's clock may be set), and at once after a change was
+    refused as late although it came back in time (the reading was off)."""
+
+    SAMPLES = 3
+
+    def __init__(self, read_time: Callable[[], tuple[int, int]]) -> None:
+        self._read_time = read_time
+        self._offset_ms: float | None = None
+        """Redis's time minus this process's monotonic time (ms), a lower bound."""
+        self._read_at = 0.0
+
+    def read(self) -> None:
+        best: float | None = None
+        for _ in range(self.SAMPLES):  # a reading held up on its way back is too early:
+            seconds, micros = self._read_time()  # the latest of a few is the truest
+            arrived = time.monotonic() * 1000
+            offset = seconds * 1000 + micros / 1000 - arrived
+            best = offset if best is None else max(best, offset)
+        self._offset_ms = best
+        self._read_at = time.monotonic()
+
+    def deadline(self) -> int:
+        """The deadline of a change sent now, in ms on Redis's clock."""
+        if self._offset_ms is None or time.monotonic() - self._read_at > CLOCK_CHECK_SECONDS:
+            self.read()
+        assert self._offset_ms is not None
+        return int(time.monotonic() * 1000 + self._offset_ms + DEADLINE * 1000)
+
+    def forget(self) -> None:
+        """Read Redis's clock again before the next deadline."""
+        self._offset_ms = None
 
 
 def _need_redis() -> Any:
@@ -142,6 +186,7 @@ class RedisStorage(Storage):
         self._append = self._db.register_script(APPEND_MOVE)
         self._delete = self._db.register_script(DELETE_ROOM)
         self._take = self._db.register_script(TAKE_TOKEN)
+        self.clock = RedisClock(lambda: self._call(self._db.time))
         self._revs: dict[str, int] = {}
         """The record's rev this process last read or wrote, per room."""
         self.on_stale: Callable[[str], None] | None = None
@@ -159,6 +204,25 @@ class RedisStorage(Storage):
         except redis.exceptions.RedisError as error:
             raise StorageError(f"Redis: {type(error).__name__}: {error}") from error
 
+    def _change(self, script: Callable[..., Any], keys: list[str], args: list[Any]) -> Any:
+        """Run a change's script with its deadline on Redis's clock (the last argument).
+        Refused as late although it came back within the deadline: the reading of Redis's
+        clock was off (its clock was set, or this process was held up while reading it),
+        so it is read again and the change, not stored, sent once more."""
+        deadline = self.clock.deadline()
+        sent = time.monotonic()
+        try:
+            return self._call(script, keys=keys, args=[*args, deadline])
+        except StorageError as error:
+            # Redis ran it less than DEADLINE after it was sent: it cannot be late, unless
+            # the deadline was wrong
+            if not str(error).startswith("Redis: LATE") \
+                    or time.monotonic() - sent >= DEADLINE - 0.05:
+                raise
+        self.clock.forget()
+        log.info("a change was refused as late in time; Redis's clock read again")
+        return self._call(script, keys=keys, args=[*args, self.clock.deadline()])
+
     def _stale(self, code: str, error: StaleError) -> StaleError:
         if self.on_stale is not None:
             self.on_stale(code)
@@ -172,9 +236,9 @@ class RedisStorage(Storage):
     def save_room(self, code: str, data: dict[str, Any]) -> None:
         text = json.dumps(data, ensure_ascii=False)
         try:
-            rev = self._call(self._save, keys=[room_key(code), PREFIX + "rooms", channel(code)],
-                             args=[code, text, self._revs.get(code, 0),
-                                   int(data.get("game_no", 0)), self.process, _deadline()])
+            rev = self._change(self._save, [room_key(code), PREFIX + "rooms", channel(code)],
+                               [code, text, self._revs.get(code, 0),
+                                int(data.get("game_no", 0)), self.process])
         except StaleError as error:
             raise self._stale(code, error) from None
         self._revs[code] = int(rev)
@@ -220,9 +284,8 @@ class RedisStorage(Storage):
 
     def append_move(self, code: str, game_no: int, index: int, seat: int, move: str) -> None:
         try:
-            self._call(self._append, keys=[room_key(code), log_key(code, game_no),
-                                           channel(code)],
-                       args=[game_no, index, seat, move, self.process, _deadline()])
+            self._change(self._append, [room_key(code), log_key(code, game_no), channel(code)],
+                         [game_no, index, seat, move, self.process])
         except StaleError as error:
             raise self._stale(code, error) from None
 

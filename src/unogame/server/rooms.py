@@ -14,6 +14,7 @@ import dataclasses
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..bots.base import BOT_LEVELS
@@ -30,6 +31,7 @@ from .flow import RoomGame
 from .flow import Timing as Timing
 from .hub import Client, Hub
 from .presence import RoomPresence
+from .retry import retry_stale
 from .seats import CODE_ALPHABET as CODE_ALPHABET
 from .seats import CODE_LENGTH as CODE_LENGTH
 from .seats import (
@@ -98,6 +100,9 @@ class Room(RoomPresence):
         self.banned: list[str] = []
         """The join addresses (``admission.seat_mark``) of people the host removed: they
         join no seat here until the host lets them (``unban``)."""
+        self.refresh: Callable[[], Awaitable[None]] | None = None
+        """Several processes: read the room from Redis and apply what this copy missed (a
+        record change refused as stale is then tried again, ``retry.py``)."""
 
     # ------------------------------------------------------------ persistence
 
@@ -231,6 +236,7 @@ class Room(RoomPresence):
         return None
 
     @one_at_a_time
+    @retry_stale
     async def join(self, name: Any, mark: str | None = None,
                    per_address: int = 4) -> tuple[int, str]:
         """A new player takes a free seat in the lobby; returns the seat and its secret token.
@@ -250,6 +256,7 @@ class Room(RoomPresence):
         return len(self.seats) - 1, token
 
     @one_at_a_time
+    @retry_stale
     async def add_bot(self, level: Any) -> None:
         if self.status != LOBBY:
             raise RoomError("already_started", "bots are added before the game starts")
@@ -264,6 +271,7 @@ class Room(RoomPresence):
         self.publish_room()
 
     @one_at_a_time
+    @retry_stale
     async def remove_seat(self, index: Any) -> list[Client]:
         """The host removes a bot or a player: gone from the lobby; in a game, a bot plays on.
         Returns the clients that had the seat (they watch now)."""
@@ -354,6 +362,7 @@ class Room(RoomPresence):
                                 self.commits)
 
     @one_at_a_time
+    @retry_stale
     async def start(self) -> None:
         if self.status != LOBBY:
             raise RoomError("already_started", "the game has already started")
@@ -368,6 +377,7 @@ class Room(RoomPresence):
         await self._begin_game(seats)
 
     @one_at_a_time
+    @retry_stale
     async def rematch(self) -> None:
         """"Play again": a new match with the same seats; the one just played joins the
         room's match history (its scoreboard stays visible)."""
@@ -458,6 +468,10 @@ class Room(RoomPresence):
         try:
             events = await current.store_and_play(seat, move)
         except StaleError:  # another process stored a move first: this room catches up
+            if self.refresh is not None:
+                await self.refresh()
+                if self.closed:  # not moved on: gone from storage
+                    raise RoomError("room_gone", "this room no longer exists") from None
             raise RoomError("stale", "the position has moved on") from None
         self._changed(events)
 
@@ -495,6 +509,7 @@ class Room(RoomPresence):
         self.schedule()
 
     @one_at_a_time
+    @retry_stale
     async def set_helper(self, seat: int | None, on: Any) -> None:
         """A person turns the children's helper on or off for their own seat (stored with
         the seats, so it survives a restart)."""
@@ -537,6 +552,11 @@ class Room(RoomPresence):
             current.paused = not self.driving or (
                 bool(people) and not any(self.present_anywhere(index) for index in people))
             current.schedule()
+
+    @property
+    def closed(self) -> bool:
+        """The room is closed: gone from this process (deleted, or lost from storage)."""
+        return self._closed
 
     def close(self) -> None:
         self._closed = True

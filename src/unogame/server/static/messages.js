@@ -131,6 +131,14 @@ function onError(message) {
     toast(t("web.error.bad_token"));
     return;
   }
+  if (message.code === "room_gone") {  // lost from the server's storage: home, and say so
+    if (S.code) localStorage.removeItem(tokenKey(S.code));
+    Object.assign(S, { code: null, roomInfo: null, game: null, seat: null, log: [], dialog: null,
+      watching: false, roundOver: null, reveal: null, celebrate: null, showScores: false, showLog: false });
+    history.replaceState(null, "", "/");
+    S.homeError = t("web.error.room_gone");
+    return;
+  }
   if (message.code === "no_room") {
     S.code = null;
     S.roomInfo = null;
