@@ -17,6 +17,7 @@ from ..engine.cards import (
     card_from_code,
 )
 from ..engine.explain import explain
+from ..engine.moves import play_event
 from ..engine.position import dump_position, dump_view
 from ..engine.rules import CUSTOM_RULES
 from ..engine.state import Pending, color_name, playable, top_code
@@ -288,12 +289,7 @@ def _event(item: tuple[Any, ...], game: NativeGame) -> Event:
         return Event(_SEAT_EVENTS[kind], {"seat": item[1]})
     if kind == EV_PLAY:
         seat, code, color, jump_in = item[1:]
-        move = Move.from_code(code)
-        public: dict[str, Any] = {"seat": seat, "card": CARD_CODE[move.card],
-                                  "move": move.text, "color": COLORS[color]}
-        if jump_in:
-            public["jump_in"] = True
-        return Event("play", public)
+        return play_event(seat, Move.from_code(code), COLORS[color], bool(jump_in))
     if kind == EV_DRAW:
         seat, count, reason, cards = item[1:]
         return Event("draw", {"seat": seat, "count": count, "reason": REASONS[reason]},
