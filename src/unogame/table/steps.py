@@ -43,9 +43,13 @@ class DecisionRequest:
     opened: float
     """The table time at which this position appeared."""
     delay: float
-    """Pacing hint: off turn, the bot's ``reaction_delay``, or its ``catch_delay`` when longer
-    and a catch is legal (a front end that shows the play to people waits about this long
-    after ``opened``); on turn 0 (the front end's think time)."""
+    """Pacing hint: how long after ``opened`` a front end that shows the play to people runs
+    this request. Off turn: the longest reaction delay of the bots offered this position's
+    reactions so far, this one included (a bot's ``reaction_delay``, or its ``catch_delay``
+    when longer and a catch is legal); on turn: that of every bot in the reaction window
+    (0 when none; the front end waits its own think time if longer). The window is what
+    every seat sees (:func:`~unogame.table.order.reaction_window`), so when a request comes
+    never tells whether a bot could jump in."""
 
     def decide(self) -> tuple[Move | None, BaseException | None]:
         """Ask the bot (what a worker runs); an exception is returned, not raised."""

@@ -15,7 +15,7 @@ from ..engine import Event, Game, IllegalMoveError, Move, NotationError, Rules
 from ..engine.moves import TURN_KINDS
 from ..engine.state import PlayableGame
 from .hints import HintRequest, helper_bot, hint_request
-from .order import reaction_delay, reaction_order
+from .order import reaction_delay, reaction_window
 from .seats import SeatSpec, TableError, TableSettings, derived_seed
 from .steps import (
     MATCH_OVER,
@@ -309,22 +309,24 @@ class Table:
             return NextRound(self.version, reason) if reason else None
         if status != PLAYING:
             return None
+        due = 0.0  # when the requests come depends on the window alone, never on a hand
         for seat in self._window:
-            if seat in self._asked:
-                continue
             bot = self._driver(seat, on_turn=False)
             if bot is None:
                 continue
             legal = game.legal_moves(seat)
-            if not legal:
+            due = max(due, reaction_delay(bot, legal))  # a catch is public: so is its delay
+            if seat in self._asked:
+                continue
+            if not legal:  # nothing to offer: the bots after it still wait as long
                 self._asked.add(seat)
                 continue
-            return self._hand_out(seat, bot, legal, on_turn=False)
+            return self._hand_out(seat, bot, legal, on_turn=False, due=due)
         seat = game.turn
         bot = self._driver(seat, on_turn=True)
         if bot is None:
             return None
-        return self._hand_out(seat, bot, game.legal_moves(seat), on_turn=True)
+        return self._hand_out(seat, bot, game.legal_moves(seat), on_turn=True, due=due)
 
     def resolve(self, request: DecisionRequest, move: Move | None,
                 error: BaseException | None = None) -> BotPlay | None:
@@ -444,11 +446,11 @@ class Table:
             self._bots_changed()
         return info.stand_in
 
-    def _hand_out(self, seat: int, bot: Bot, legal: list[Move], on_turn: bool) -> DecisionRequest:
+    def _hand_out(self, seat: int, bot: Bot, legal: list[Move], on_turn: bool,
+                  due: float) -> DecisionRequest:
         stand_in = self._seats[seat].bot is None
         request = DecisionRequest(seat, self.version, self.game.view(seat), tuple(legal), bot,
-                                  on_turn, stand_in, self._opened,
-                                  0.0 if on_turn else reaction_delay(bot, legal))
+                                  on_turn, stand_in, self._opened, due)
         self._out = request
         return request
 
@@ -509,7 +511,7 @@ class Table:
         if self.game.winner is not None:
             self._window = []
             return
-        self._window = reaction_order(self.game, self._delays, self._jitter)
+        self._window = reaction_window(self.game, self._delays, self._jitter)
 
     def _bots_changed(self) -> None:
         """A stand-in came or went: who hears the events, and the reaction delays."""
