@@ -178,6 +178,11 @@ class NativeGame:
         return _pending(self._fields()["pending"])
 
     @property
+    def discard_cards(self) -> list[int]:
+        """The discard pile, top card last (a copy: read only, as ``Game.discard_cards``)."""
+        return self._fields()["discard"]  # type: ignore[no-any-return]
+
+    @property
     def is_round_over(self) -> bool:
         return self._state.winner >= 0  # type: ignore[no-any-return]
 

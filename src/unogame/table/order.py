@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Final
 
 from ..bots import Bot
 from ..engine import Move
-from ..engine.cards import CARD_COPIES, WILD, card_from_code
+from ..engine.cards import CARD_COPIES, WILD
 from ..engine.moves import CATCH, UNO
 from ..engine.state import PlayableGame
 
@@ -44,21 +44,27 @@ def reaction_order(game: PlayableGame,
     return _ordered([seat for seat in seats if game.legal_moves(seat)], delays, rng)
 
 
-def jump_in_possible(view: Mapping[str, Any]) -> bool:
-    """Whether, by what every seat sees (a public ``view``), some seat might jump in now:
-    jump-in on is the caller's to know; here nothing is pending, the top card is coloured
-    and not every copy of it lies on the discard pile.
+def jump_in_possible(game: PlayableGame) -> bool:
+    """Whether, by what every seat sees, some seat might jump in now: jump-in is on,
+    nothing is pending, the top card is coloured and not every copy of it lies on the
+    discard pile.
 
-    >>> jump_in_possible({"pending": None, "discard_pile": ["G5", "R7"]})
+    >>> from unogame.engine import Game, Rules
+    >>> position = {"players": 2, "hands": [["R1"], ["B2"]], "draw_pile": ["Y9"],
+    ...     "discard_pile": ["G5", "R7"], "color": "G", "turn": 0}
+    >>> jump_in_possible(Game.from_position(position, Rules(jump_in=True)))
     True
-    >>> jump_in_possible({"pending": None, "discard_pile": ["G0", "R7"]})  # one G0 only
+    >>> zero = {**position, "discard_pile": ["G0", "R7"]}  # one G0 only, on the pile
+    >>> jump_in_possible(Game.from_position(zero, Rules(jump_in=True)))
     False
     """
-    pile = view["discard_pile"]
-    if view["pending"] is not None or not pile:
+    if not game.rules.jump_in or game.pending is not None:
         return False
-    top = card_from_code(pile[0])
-    return top < WILD and pile.count(pile[0]) < CARD_COPIES[top]
+    pile = game.discard_cards
+    if not pile:
+        return False
+    top = pile[-1]
+    return top < WILD and pile.count(top) < CARD_COPIES[top]
 
 
 def reaction_window(game: PlayableGame,
@@ -83,7 +89,7 @@ def reaction_window(game: PlayableGame,
     turn = game.turn
     players = game.players
     seats = [(turn + step * game.direction) % players for step in range(1, players)]
-    everyone = game.rules.jump_in and jump_in_possible(game.view(None))
+    everyone = jump_in_possible(game)
     waiting = [seat for seat in seats
                if everyone or any(move.kind in PUBLIC_REACTIONS for move in game.legal_moves(seat))]
     return _ordered(waiting, delays, rng)

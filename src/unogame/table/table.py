@@ -93,6 +93,8 @@ class Table:
         self._jitter = random.Random(derived_seed(seed, "reactions"))
         self._window: list[int] = []
         self._asked: set[int] = set()
+        self._reactions: dict[int, list[Move]] = {}
+        """The legal moves of the window's seats in this position, once read."""
         self._opened = 0.0
         self._turn_since = 0.0
         self._round_over_at = 0.0
@@ -314,7 +316,9 @@ class Table:
             bot = self._driver(seat, on_turn=False)
             if bot is None:
                 continue
-            legal = game.legal_moves(seat)
+            legal = self._reactions.get(seat)
+            if legal is None:
+                legal = self._reactions[seat] = game.legal_moves(seat)
             due = max(due, reaction_delay(bot, legal))  # a catch is public: so is its delay
             if seat in self._asked:
                 continue
@@ -508,6 +512,7 @@ class Table:
         """A new position: the off-turn reactions are offered afresh, in the table's order."""
         self._opened = self.now
         self._asked = set()
+        self._reactions = {}
         if self.game.winner is not None:
             self._window = []
             return
