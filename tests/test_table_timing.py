@@ -4,9 +4,8 @@ With jump-in on, the table used to offer an off-turn reaction only to a bot that
 copy of the top card, and the turn's own bot waited for it: a bot's turn took 2.5 s
 instead of 0.9 s when an easy bot held that copy. The table has no clock, so these tests
 pace its requests as the server does (``RoomGame.schedule``: off turn ``delay``, on turn
-the longer of the think time and ``delay``) on a clock of their own, and compare what
-every seat can see: when the turn's decision is run and when a seat that may say UNO or
-catch someone is asked, in which order, for positions whose hidden cards differ.
+the longer of the think time and ``delay``) on a clock of their own, and compare the
+requests (which seat, in which order, when) for positions whose hidden cards differ.
 """
 
 from __future__ import annotations
@@ -28,10 +27,9 @@ Schedule = list[tuple[Any, ...]]
 
 
 def schedule(table: Table) -> Schedule:
-    """The requests of the table's current position that every seat can see the time of,
-    paced as the server paces them, every off-turn bot letting the moment pass: the seats
-    that may say UNO or catch (asked at ...), then the turn's own decision, or a wait for
-    a person."""
+    """The requests of the table's current position, paced as the server paces them,
+    every off-turn bot letting the moment pass: each seat asked to react and when, then
+    the turn's own decision, or a wait for a person."""
     now = table.now
     seen: Schedule = []
     while True:
@@ -45,8 +43,9 @@ def schedule(table: Table) -> Schedule:
         if step.on_turn:
             seen.append((step.seat, "turn", round(now - step.opened, 9)))
             return seen
-        if any(move.kind in PUBLIC_REACTIONS for move in step.legal):
-            seen.append((step.seat, "reaction", round(now - step.opened, 9)))
+        # Every request, with or without a jump-in to offer: the server runs each one the
+        # same way (a worker thread, then the room's next step), so their number shows.
+        seen.append((step.seat, "reaction", round(now - step.opened, 9)))
         table.resolve(step, None)  # it lets the moment pass: nobody sees anything
 
 
@@ -86,7 +85,9 @@ def test_the_turn_bot_waits_as_long_whether_or_not_an_easy_bot_holds_a_copy() ->
              "draw_pile": ["R5", "Y9", "B3"]}
     with_copy = schedule(table_at(holds, rules, seats))
     without = schedule(table_at(lacks, rules, seats))
-    assert with_copy == without == [(1, "turn", 2.5)]  # the easy bot's reaction window
+    # The easy bot is asked either way (it may not react without the copy), then the
+    # medium bot plays once the easy bot's reaction window is over.
+    assert with_copy == without == [(2, "reaction", 2.5), (1, "turn", 2.5)]
     # Without jump-in nobody may react: the bot plays after its think time.
     assert schedule(table_at(holds, Rules(), seats)) == [(1, "turn", THINK)]
 

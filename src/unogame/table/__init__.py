@@ -36,8 +36,9 @@ reactions (UNO, catch, jump-in) are offered in :func:`reaction_window` order wit
 decision; a front end only chooses *when* to run a request (``opened`` + ``delay`` is a
 pacing hint), never *which*, so the same seed and bot levels play the same round in every
 front end. The window is what every seat sees (while a jump-in is possible, every other
-seat, a copy of the top card held or not), and each request's ``delay`` is the window's
-so far: when a request comes never tells who holds which card.
+seat, a copy of the top card held or not); every bot in it is asked, with nothing to
+play too (its request's ``decide`` answers ``None`` at once), and each request's ``delay``
+is the window's so far: which requests come, and when, never tells who holds which card.
 
 Each person seat also has a helper bot (the medium bot, told only that seat's events):
 ``Table.hint(seat)`` gives a :class:`~unogame.table.hints.HintRequest` to run anywhere,

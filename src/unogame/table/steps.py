@@ -33,8 +33,11 @@ class DecisionRequest:
     version: int
     """The table's version when asked: an answer for an older version is dropped."""
     view: dict[str, Any]
-    """``Game.view(seat)``: all the bot may know."""
+    """``Game.view(seat)``: all the bot may know (empty when ``legal`` is)."""
     legal: tuple[Move, ...]
+    """The seat's legal moves; off turn possibly none: the table asks every bot of the
+    reaction window (what every seat sees), so that which requests come, and when, never
+    tells whether a bot could jump in."""
     bot: Bot
     on_turn: bool
     """Its own turn (it must move) or an off-turn reaction (UNO, catch, jump-in; optional)."""
@@ -52,7 +55,11 @@ class DecisionRequest:
     never tells whether a bot could jump in."""
 
     def decide(self) -> tuple[Move | None, BaseException | None]:
-        """Ask the bot (what a worker runs); an exception is returned, not raised."""
+        """Ask the bot (what a worker runs); an exception is returned, not raised. With no
+        legal move (a seat of the reaction window that may not react now) the answer is
+        ``None`` at once and the bot is not asked."""
+        if not self.legal:
+            return None, None
         try:
             return self.bot.choose(self.view, self.legal), None
         except Exception as error:  # a faulty bot must not stop the table

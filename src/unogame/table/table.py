@@ -322,9 +322,8 @@ class Table:
             due = max(due, reaction_delay(bot, legal))  # a catch is public: so is its delay
             if seat in self._asked:
                 continue
-            if not legal:  # nothing to offer: the bots after it still wait as long
-                self._asked.add(seat)
-                continue
+            # Asked even with nothing to play (decide() then answers None at once): the
+            # requests, and so the front end's steps, are the same whatever it holds.
             return self._hand_out(seat, bot, legal, on_turn=False, due=due)
         seat = game.turn
         bot = self._driver(seat, on_turn=True)
@@ -453,7 +452,8 @@ class Table:
     def _hand_out(self, seat: int, bot: Bot, legal: list[Move], on_turn: bool,
                   due: float) -> DecisionRequest:
         stand_in = self._seats[seat].bot is None
-        request = DecisionRequest(seat, self.version, self.game.view(seat), tuple(legal), bot,
+        view = self.game.view(seat) if legal else {}  # nothing to decide: the bot is not asked
+        request = DecisionRequest(seat, self.version, view, tuple(legal), bot,
                                   on_turn, stand_in, self._opened, due)
         self._out = request
         return request
