@@ -134,6 +134,20 @@ def test_reveal_is_public_and_give_is_private_to_the_two_seats() -> None:
     assert game.hands == [["G1"], ["Y1", "Y2"], ["B1", "B2", "R9"]]
 
 
+def test_the_play_event_names_a_given_card_only_to_its_player() -> None:
+    """Issue 21: the play's move text named the card given (``play WC B 2 R9``) in the
+    event's public part, so every seat and spectator read what the give event hides."""
+    rule = {"name": "Present", "steps": [{"who": "chosen", "what": "give"}]}
+    game = wc_game(rule, [["WC", "G1", "R9"], ["Y1", "Y2"], ["B1", "B2"]])
+    play = game.push(0, "play WC B 2 R9")[0]
+    assert play.type == "play"
+    for seat in (None, 1, 2):
+        assert play.for_seat(seat) == {"type": "play", "seat": 0, "card": "WC",
+                                       "move": "play WC B 2", "color": "B"}
+    assert play.for_seat(0)["move"] == "play WC B 2 R9"
+    assert "R9" not in json.dumps(play.public)
+
+
 def test_reverse_event_and_direction() -> None:
     game = wc_game({"name": "Back", "steps": [{"what": "reverse"}]},
                    [["WC", "G1"], ["Y1"], ["B1"], ["R1"]])

@@ -346,6 +346,8 @@ def check_events(events: list[Event], before: dict[str, Any], after: dict[str, A
         public = event.for_seat(None)
         assert public == {"type": event.type, **event.public}
         named = set(card_strings(event.public))
+        if event.type == "play":  # the cards a move text names (a gift's too, issue 21)
+            named |= set(card_strings(event.public["move"].split()[2:]))
         if event.type == "round_over":
             named -= {card for hand in after["hands"] for card in hand}
         if event.type == "reveal":  # D20: a reveal step shows a hand to everyone, by design
@@ -360,6 +362,9 @@ def check_events(events: list[Event], before: dict[str, Any], after: dict[str, A
                 assert len(private["cards"]) == event.public["count"]
         elif event.type == "challenge":  # the challenged hand, to the challenger only (R5.4)
             assert set(event.private) <= {event.public["seat"]}, event
+        elif event.type == "play":  # D20: the whole move text (the card given) to its player
+            assert set(event.private) <= {event.public["seat"]}, event
+            assert all(set(private) == {"move"} for private in event.private.values())
         elif event.type == "give":  # D20: the card given, to the giver and the receiver only
             assert set(event.private) == {event.public["seat"], event.public["to"]}, event
             assert all(set(private) == {"card"} for private in event.private.values())

@@ -5,10 +5,12 @@ rule answered with its reason key for the page to translate."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import urllib.request
+from pathlib import Path
 from typing import Any
 
-from test_server_support import Client, ServerThread, run
+from test_server_support import Client, ServerProcess, ServerThread, create_room, free_port, run
 
 from unogame.engine import card_code, full_deck
 from unogame.engine.custom import ALLOWED_WHO, MAX_STEPS, PRESET_STEPS, CustomRule
@@ -109,3 +111,61 @@ def test_a_refused_rule_answers_with_its_reason_and_creates_nothing() -> None:
 
     with ServerThread() as server:
         run(scenario(server))
+
+
+SKIP_THREE = {"name": "Jump", "steps": [{"who": "next", "what": "skip", "count": 3}]}
+"""Passes over three players: valid for a room of four, not for two players."""
+
+
+def test_a_rule_the_seated_players_cannot_use_refuses_the_start_and_stores_nothing(
+        tmp_path: Path) -> None:
+    """Issue 21, item 7: "skip 3" in a room for four, started with two players and no bots
+    filling the free seats, raised a raw CustomRuleError (the page read server_error), the
+    room was already stored as playing, and a restart set it aside. The start is refused
+    with its reason in both languages, the room stays in its lobby through a restart and
+    starts once four players sit."""
+    db = tmp_path / "uno.sqlite3"
+    server = ServerProcess(db, free_port())
+    server.start()
+    try:
+        async def first_life() -> tuple[str, str]:
+            host = await create_room(server.ws_url, "Ann", seats=4, bots=["random"],
+                                     rules={"custom_rule": SKIP_THREE})
+            refused = await host.request({"type": "start"}, "error")
+            assert refused["code"] == "rule_needs_players", refused
+            assert refused["fields"] == {"players": 2, "limit": 1, "count": 3, "needed": 4}
+            for language in LANGUAGES:  # the page's words, filled with these fields
+                words = table(language)["web.error.rule_needs_players"]
+                said = words.format(**refused["fields"])
+                assert "4" in said and "2" in said and "{" not in said, (language, said)
+            assert host.last("room")["status"] == "lobby"
+            await host.send({"type": "ping"})  # the connection and the room live on
+            await host.close()
+            assert host.room is not None and host.token is not None
+            return host.room, host.token
+
+        code, token = run(first_life())
+        with sqlite3.connect(db) as stored:  # the record was never written as playing
+            (data,) = stored.execute("SELECT data FROM rooms WHERE code = ?",
+                                     (code,)).fetchone()
+            assert json.loads(data)["status"] == "lobby" and json.loads(data)["game_no"] == 0
+        server.kill9()
+        server.start()
+
+        async def second_life() -> None:
+            host = await Client.connect(server.ws_url)
+            state = await host.request({"type": "resume", "room": code, "token": token},
+                                       ("state", "error"))
+            assert state["type"] == "state" and state["status"] == "lobby", state
+            assert [seat["kind"] for seat in host.last("room")["seats"]] == ["human", "bot"]
+            for _ in range(2):
+                await host.request({"type": "add_bot", "level": "random"}, "room")
+            started = await host.request({"type": "start"}, ("state", "error"))
+            assert started["type"] == "state" and started["status"] == "playing", started
+            await host.close()
+
+        run(second_life())
+        with sqlite3.connect(db) as stored:
+            assert stored.execute("SELECT COUNT(*) FROM rooms_aside").fetchone() == (0,)
+    finally:
+        server.stop()

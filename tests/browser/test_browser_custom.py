@@ -11,6 +11,7 @@ import random
 import time
 from typing import Any
 
+from test_browser_phone import add_bot, toast_text
 from test_browser_play import DESKTOP, PHONE, click, pytestmark, shot, wait
 from test_server_support import ServerThread
 
@@ -115,3 +116,41 @@ def test_grandmas_rule_built_in_thai_applied_and_announced_in_both_languages(bro
         click(ben, "[data-action=log]")
         log = ben.locator(".log").inner_text()
         assert "Ben" in log and "skipped" in log.lower(), log
+
+
+def test_a_start_the_family_rule_cannot_take_says_why_in_both_languages(browser: Any) -> None:
+    """Issue 21, item 7: "skip 3" in a room for four, Start pressed with two players seated
+    and no bots filling the free seats: the page says why in its language (it read
+    "Something went wrong on the server" before), and the room stays in its lobby."""
+    with ServerThread() as server:
+        for lang, parts in (("en", ["passes over 3 players", "at least 4 players",
+                                    "2 are seated"]),
+                            ("th", ["ข้ามผู้เล่น 3 คน", "อย่างน้อย 4 คน", "มี 2 คน"])):
+            page = browser.new_context(viewport=PHONE).new_page()
+            page.goto(server.url + "/")
+            wait(page, "#player-name")
+            if lang == "th" and page.locator("html").get_attribute("lang") != "th":
+                click(page, "[data-action=lang]")
+                page.wait_for_function("()=>document.documentElement.lang==='th'")
+            page.fill("#player-name", "Ann")
+            page.fill("#seats", "4")
+            page.select_option("#fill", "")
+            page.locator("details summary").first.click()
+            page.select_option("#rule-custom_rule", "__own__")
+            wait(page, "[data-testid=rule-step]")
+            page.select_option("[data-cr=what][data-step='0']", "skip")
+            page.fill("[data-cr=count][data-step='0']", "3")
+            page.locator("[data-cr=count][data-step='0']").dispatch_event("change")
+            page.fill("#cr-name", "Jump")
+            click(page, "form[data-form=create] button[type=submit]")
+            wait(page, "[data-testid=room-code]")
+            code = page.locator("[data-testid=room-code]").inner_text().replace(" ", "")
+            assert server.manager.rooms[code].rules.custom.steps[0].count == 3
+            add_bot(page)
+            click(page, "[data-action=start]")
+            text = toast_text(page, *parts)
+            assert "server" not in text.lower() and "เซิร์ฟเวอร์" not in text, text
+            shot(page, f"rule_needs_players_{lang}_phone")
+            assert server.manager.rooms[code].status == "lobby"
+            wait(page, "[data-action=start]")  # still the lobby, Start still there
+            page.context.close()

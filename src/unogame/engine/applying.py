@@ -3,8 +3,6 @@ colour), the Wild Draw Four challenge (R5.4) and the Wild Customizable's rule (R
 
 from __future__ import annotations
 
-from typing import Any
-
 from .cards import (
     CARD_CODE,
     CARD_COLOR,
@@ -19,7 +17,18 @@ from .cards import (
 )
 from .custom_play import Mechanics, apply_rule
 from .events import Event
-from .moves import ACCEPT, CHALLENGE, COLOR, DRAW, PASS, PLAY, TURN_KINDS, UNO, Move
+from .moves import (
+    ACCEPT,
+    CHALLENGE,
+    COLOR,
+    DRAW,
+    PASS,
+    PLAY,
+    TURN_KINDS,
+    UNO,
+    Move,
+    play_event,
+)
 from .rounds import RoundMechanics
 from .state import CHALLENGE_PENDING, DRAWN_PENDING, STACK_PENDING, Pending
 
@@ -89,11 +98,7 @@ class MoveApplication(RoundMechanics):
         self.color_index = CARD_COLOR[card] if card < WILD else move.color
         self.pending = None
         if events is not None:
-            public: dict[str, Any] = {"seat": seat, "card": CARD_CODE[card], "move": move.text,
-                                      "color": COLORS[self.color_index]}
-            if jump_in:
-                public["jump_in"] = True
-            events.append(Event("play", public))
+            events.append(play_event(seat, move, COLORS[self.color_index], jump_in))
         if not hand:
             self._end_round(seat, card, stacked, events)
             return

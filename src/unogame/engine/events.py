@@ -58,7 +58,9 @@ EVENT_KINDS: Final[tuple[EventKind, ...]] = (
               "and the direction are after the first card's effect (direction -1: a "
               "Reverse, R5.2)", ("dealer", "top", "turn", "direction")),
     EventKind("play", "a card is played: its code, the move text, the colour to match now; "
-              "jump_in: out of turn", ("seat", "card", "move", "color"), ("jump_in",)),
+              "jump_in: out of turn. A card a family's rule gives is left out of the move "
+              "text; only the player's own copy of the event names it (D20)",
+              ("seat", "card", "move", "color"), ("jump_in",)),
     EventKind("draw", "a seat draws count cards (fewer when the piles run out, R4.5); the "
               "seat itself sees the cards", ("seat", "count", "reason"), (), ("cards",)),
     EventKind("pass", "a seat keeps the playable card it drew (R4.4)", ("seat",)),

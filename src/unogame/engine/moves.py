@@ -33,6 +33,7 @@ from .cards import (
     color_from_letter,
     is_wild,
 )
+from .events import Event
 from .rules import Rules
 
 PLAY: Final = 0
@@ -57,6 +58,10 @@ def encode(kind: int, card: int = -1, color: int = -1, target: int = -1, arg: in
     the card a Wild Customizable rule gives."""
     return (kind | (card + 1) << 3 | (color + 1) << 9 | (target + 1) << 12 | (arg + 1) << 16
             | uno << 19 | (gift + 1) << 20)
+
+
+GIFT_BITS: Final = 63 << 20
+"""The bits of a move's ``code`` that hold the card a Wild Customizable rule gives."""
 
 
 class Move:
@@ -182,6 +187,18 @@ class Move:
         return KIND_WORDS[kind]
 
     @property
+    def public_text(self) -> str:
+        """The move as every seat may read it: its text without the card a family's rule
+        gives (only the giver and the receiver see that card, DECISIONS.md D20).
+
+        >>> Move.parse("play WC Y 3 B7 uno").public_text
+        'play WC Y 3 uno'
+        """
+        if self.gift < 0:
+            return self.text
+        return Move.from_code(self.code & ~GIFT_BITS).text
+
+    @property
     def card_code(self) -> str | None:
         """The code of the card a ``play`` puts down, else ``None``."""
         return CARD_CODE[self.card] if self.card >= 0 else None
@@ -213,6 +230,24 @@ PASS_MOVE: Final = Move.make(PASS)
 CHALLENGE_MOVE: Final = Move.make(CHALLENGE)
 ACCEPT_MOVE: Final = Move.make(ACCEPT)
 UNO_MOVE: Final = Move.make(UNO)
+
+
+def play_event(seat: int, move: Move, color: str, jump_in: bool) -> Event:
+    """The ``play`` event of ``move`` by ``seat`` (``color``: the colour to match now): its
+    public part carries :attr:`Move.public_text`; the whole text, naming a card given, is
+    the player's own (D20).
+
+    >>> event = play_event(1, Move.parse("play WC Y 3 B7"), "Y", False)
+    >>> event.for_seat(None)["move"], event.for_seat(1)["move"], event.for_seat(3)["move"]
+    ('play WC Y 3', 'play WC Y 3 B7', 'play WC Y 3')
+    """
+    public: dict[str, object] = {"seat": seat, "card": CARD_CODE[move.card],
+                                 "move": move.public_text, "color": color}
+    if jump_in:
+        public["jump_in"] = True
+    if move.gift < 0:
+        return Event("play", public)
+    return Event("play", public, {seat: {"move": move.text}})
 
 
 SWAP_SEAT: Final = "swap"

@@ -193,7 +193,7 @@ class UnoCore:
             return
         state = self._state
         self._seen.new_round(state.export()["discard"] if state is not None
-                             else game.discard_cards)  # type: ignore[union-attr]
+                             else game.discard_cards)
         self._round_scores = list(game.scores)
         self._queue = self._reaction_order()
         self._next_decision()

@@ -17,6 +17,7 @@ from ..engine.cards import (
     card_from_code,
 )
 from ..engine.explain import explain
+from ..engine.moves import play_event
 from ..engine.position import dump_position, dump_view
 from ..engine.rules import CUSTOM_RULES
 from ..engine.state import Pending, color_name, playable, top_code
@@ -177,6 +178,11 @@ class NativeGame:
         return _pending(self._fields()["pending"])
 
     @property
+    def discard_cards(self) -> list[int]:
+        """The discard pile, top card last (a copy: read only, as ``Game.discard_cards``)."""
+        return self._fields()["discard"]  # type: ignore[no-any-return]
+
+    @property
     def is_round_over(self) -> bool:
         return self._state.winner >= 0  # type: ignore[no-any-return]
 
@@ -288,12 +294,7 @@ def _event(item: tuple[Any, ...], game: NativeGame) -> Event:
         return Event(_SEAT_EVENTS[kind], {"seat": item[1]})
     if kind == EV_PLAY:
         seat, code, color, jump_in = item[1:]
-        move = Move.from_code(code)
-        public: dict[str, Any] = {"seat": seat, "card": CARD_CODE[move.card],
-                                  "move": move.text, "color": COLORS[color]}
-        if jump_in:
-            public["jump_in"] = True
-        return Event("play", public)
+        return play_event(seat, Move.from_code(code), COLORS[color], bool(jump_in))
     if kind == EV_DRAW:
         seat, count, reason, cards = item[1:]
         return Event("draw", {"seat": seat, "count": count, "reason": REASONS[reason]},

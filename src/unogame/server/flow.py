@@ -179,8 +179,8 @@ class RoomGame:
         table = self.table
         step = table.next_step()
         if isinstance(step, DecisionRequest):
-            pace = self.timing.think if step.on_turn else \
-                step.delay * self.timing.reaction_scale
+            window = step.delay * self.timing.reaction_scale  # the reactions' window
+            pace = max(self.timing.think, window) if step.on_turn else window
             self._waiting = step
             self._later(pace - (table.now - step.opened), self._think, step)
         elif isinstance(step, NextRound):

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..bots.base import BOT_LEVELS
 from ..engine import Event, Game, Rules
+from ..engine.errors import PositionError, RulesError
 from ..engine.game import MIN_PLAYERS
 from ..engine.state import PlayableGame
 from ..table import MATCH_OVER as MATCH_OVER
@@ -45,6 +46,7 @@ from .seats import (
     default_bot_level,
     hash_token,
     person_name,
+    players_refusal,
 )
 from .storage import StaleError, Storage, StorageError
 from .why import card_refusals, move_refusal
@@ -338,28 +340,34 @@ class Room(RoomPresence):
 
     def _new_game(self) -> None:
         """The game's table (seats, rules, seed, settings), from the stored room."""
-        settings = TableSettings(grace=float(self.grace),
-                                 turn_timer=float(self.timer) if self.timer else None,
-                                 next_round_countdown=self.timing.next_round,
-                                 stand_in_level=default_bot_level())
-        seats = [SeatSpec(seat.name, seat.level or default_bot_level()
-                          if seat.kind == "bot" else None) for seat in self.seats]
-        game = None
-        if self.deal is not None:
-            game = Game.deal(len(self.seats), self.deal["dealer"], self.deal["deck"],
-                             self.rules, self.game_seed)
-        present = [index for index in range(len(self.seats)) if self.present_anywhere(index)]
-        table = Table(seats, self.rules, self.game_seed, settings, game=game,
-                      present=present,
-                      host=self.host if self.seats[self.host].kind == "human" else None)
-        for index in present:
-            if self.seats[index].kind == "human" and self.hidden_pages.get(index, False):
+        table = self._table(self.seats, self.game_seed)
+        for index in range(len(self.seats)):  # pages in the background on their turn
+            if self.seats[index].kind == "human" and self.hidden_pages.get(index, False) \
+                    and self.present_anywhere(index):
                 table.set_hidden(index, True)
         if self.current is not None:
             self.current.close()
         self.current = RoomGame(self.code, self.game_no, table, self.storage, self.timing,
                                 self._changed, self.publish_room, self.not_saved,
                                 self.commits)
+
+    def _table(self, seated: list[Seat], seed: int) -> Table:
+        """A game's table for these seats (the room's seats and any bots filling it, in
+        order) and seed; raises the engine's refusal (``RulesError``, ``PositionError``)."""
+        settings = TableSettings(grace=float(self.grace),
+                                 turn_timer=float(self.timer) if self.timer else None,
+                                 next_round_countdown=self.timing.next_round,
+                                 stand_in_level=default_bot_level())
+        seats = [SeatSpec(seat.name, seat.level or default_bot_level()
+                          if seat.kind == "bot" else None) for seat in seated]
+        game = None
+        if self.deal is not None:
+            game = Game.deal(len(seated), self.deal["dealer"], self.deal["deck"],
+                             self.rules, seed)
+        present = [index for index in range(min(len(seated), len(self.seats)))
+                   if self.present_anywhere(index)]
+        return Table(seats, self.rules, seed, settings, game=game, present=present,
+                     host=self.host if seated[self.host].kind == "human" else None)
 
     @one_at_a_time
     @retry_stale
@@ -400,6 +408,10 @@ class Room(RoomPresence):
         seed = self.deal["seed"] if self.deal is not None else secrets.randbits(SEED_BITS)
         matches = self.matches if matches is None else matches
         seeds = self.seeds if seeds is None else seeds
+        try:  # made once first: a game the engine refuses is never stored as playing
+            self._table(seats, seed)
+        except (RulesError, PositionError) as error:
+            raise players_refusal(error, len(seats)) from None
         await self._store({  # stored first: a failed write changes nothing
             **self.record(), "version_base": self.version + 1, "game_no": self.game_no + 1,
             "game_seed": seed, "status": PLAYING, "matches": matches, "seeds": seeds,

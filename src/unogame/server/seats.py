@@ -57,6 +57,21 @@ def rules_error(error: RulesError | TypeError, prefix: str = "") -> RoomError:
     return RoomError("bad_settings", f"{prefix}{error}")
 
 
+def players_refusal(error: RulesError | PositionError, players: int) -> RoomError:
+    """A game the engine will not make with the ``players`` seated at the start (a family's
+    rule valid for the room's size that passes over more players than are seated): refused
+    before anything is stored, with what the page needs to say why."""
+    if isinstance(error, CustomRuleError) and error.key == "skip_too_many":
+        count = int(error.fields["count"])
+        return RoomError("rule_needs_players",
+                         f"the family rule passes over {count} players: it needs at least "
+                         f"{count + 1} players and {players} are seated; add players or bots",
+                         {"reason": error.key, "fields": {**error.fields, "needed": count + 1}})
+    if isinstance(error, CustomRuleError):
+        return rules_error(error)
+    return RoomError("bad_settings", f"no game with {players} players: {error}")
+
+
 def default_bot_level() -> str:
     return "medium" if "medium" in BOT_LEVELS else next(iter(BOT_LEVELS))
 

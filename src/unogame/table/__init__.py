@@ -33,11 +33,14 @@ How a front end drives it::
 
 At most one :class:`DecisionRequest` is out at a time, and until it is resolved the table
 calls nothing on its bot (events wait), so it may think on another thread. Off-turn
-reactions (UNO, catch, jump-in) are offered in :func:`reaction_order` with the bots'
+reactions (UNO, catch, jump-in) are offered in :func:`reaction_window` order with the bots'
 ``reaction_delay`` and a jitter drawn from the table's seed, before the turn's own bot
 decision; a front end only chooses *when* to run a request (``opened`` + ``delay`` is a
 pacing hint), never *which*, so the same seed and bot levels play the same round in every
-front end.
+front end. The window is what every seat sees (while a jump-in is possible, every other
+seat, a copy of the top card held or not); every bot in it is asked, with nothing to
+play too (its request's ``decide`` answers ``None`` at once), and each request's ``delay``
+is the window's so far: which requests come, and when, never tells who holds which card.
 
 Each person seat also has a helper bot (the medium bot, told only that seat's events):
 ``Table.hint(seat)`` gives a :class:`~unogame.table.hints.HintRequest` to run anywhere,
@@ -56,7 +59,7 @@ so that a child has time to say UNO.
 ('round_over', 'deal', 'round_over')
 """
 
-from .order import reaction_order
+from .order import reaction_order, reaction_window
 from .seats import (
     DEFAULT_BOT_LEVEL,
     SeatSpec,
@@ -100,4 +103,5 @@ __all__ = [
     "derived_seed",
     "fill_empty_seats",
     "reaction_order",
+    "reaction_window",
 ]

@@ -33,8 +33,11 @@ class DecisionRequest:
     version: int
     """The table's version when asked: an answer for an older version is dropped."""
     view: dict[str, Any]
-    """``Game.view(seat)``: all the bot may know."""
+    """``Game.view(seat)``: all the bot may know (empty when ``legal`` is)."""
     legal: tuple[Move, ...]
+    """The seat's legal moves; off turn possibly none: the table asks every bot of the
+    reaction window (what every seat sees), so that which requests come, and when, never
+    tells whether a bot could jump in."""
     bot: Bot
     on_turn: bool
     """Its own turn (it must move) or an off-turn reaction (UNO, catch, jump-in; optional)."""
@@ -43,12 +46,20 @@ class DecisionRequest:
     opened: float
     """The table time at which this position appeared."""
     delay: float
-    """Pacing hint: off turn, the bot's ``reaction_delay``, or its ``catch_delay`` when longer
-    and a catch is legal (a front end that shows the play to people waits about this long
-    after ``opened``); on turn 0 (the front end's think time)."""
+    """Pacing hint: how long after ``opened`` a front end that shows the play to people runs
+    this request. Off turn: the longest reaction delay of the bots offered this position's
+    reactions so far, this one included (a bot's ``reaction_delay``, or its ``catch_delay``
+    when longer and a catch is legal); on turn: that of every bot in the reaction window
+    (0 when none; the front end waits its own think time if longer). The window is what
+    every seat sees (:func:`~unogame.table.order.reaction_window`), so when a request comes
+    never tells whether a bot could jump in."""
 
     def decide(self) -> tuple[Move | None, BaseException | None]:
-        """Ask the bot (what a worker runs); an exception is returned, not raised."""
+        """Ask the bot (what a worker runs); an exception is returned, not raised. With no
+        legal move (a seat of the reaction window that may not react now) the answer is
+        ``None`` at once and the bot is not asked."""
+        if not self.legal:
+            return None, None
         try:
             return self.bot.choose(self.view, self.legal), None
         except Exception as error:  # a faulty bot must not stop the table

@@ -15,7 +15,7 @@ from ..engine import Event, Game, IllegalMoveError, Move, NotationError, Rules
 from ..engine.moves import TURN_KINDS
 from ..engine.state import PlayableGame
 from .hints import HintRequest, helper_bot, hint_request
-from .order import reaction_delay, reaction_order
+from .order import reaction_delay, reaction_window
 from .seats import SeatSpec, TableError, TableSettings, derived_seed
 from .steps import (
     MATCH_OVER,
@@ -98,6 +98,8 @@ class Table:
         self._jitter = random.Random(derived_seed(seed, "reactions"))
         self._window: list[int] = []
         self._asked: set[int] = set()
+        self._reactions: dict[int, list[Move]] = {}
+        """The legal moves of the window's seats in this position, once read."""
         self._opened = 0.0
         self._turn_since = 0.0
         self._round_over_at = 0.0
@@ -354,22 +356,25 @@ class Table:
             return NextRound(self.version, reason) if reason else None
         if status != PLAYING:
             return None
+        due = 0.0  # when the requests come depends on the window alone, never on a hand
         for seat in self._window:
-            if seat in self._asked:
-                continue
             bot = self._driver(seat, on_turn=False)
             if bot is None:
                 continue
-            legal = game.legal_moves(seat)
-            if not legal:
-                self._asked.add(seat)
+            legal = self._reactions.get(seat)
+            if legal is None:
+                legal = self._reactions[seat] = game.legal_moves(seat)
+            due = max(due, reaction_delay(bot, legal))  # a catch is public: so is its delay
+            if seat in self._asked:
                 continue
-            return self._hand_out(seat, bot, legal, on_turn=False)
+            # Asked even with nothing to play (decide() then answers None at once): the
+            # requests, and so the front end's steps, are the same whatever it holds.
+            return self._hand_out(seat, bot, legal, on_turn=False, due=due)
         seat = game.turn
         bot = self._driver(seat, on_turn=True)
         if bot is None:
             return None
-        return self._hand_out(seat, bot, game.legal_moves(seat), on_turn=True)
+        return self._hand_out(seat, bot, game.legal_moves(seat), on_turn=True, due=due)
 
     def resolve(self, request: DecisionRequest, move: Move | None,
                 error: BaseException | None = None) -> BotPlay | None:
@@ -499,11 +504,12 @@ class Table:
             self._bots_changed()
         return info.stand_in
 
-    def _hand_out(self, seat: int, bot: Bot, legal: list[Move], on_turn: bool) -> DecisionRequest:
+    def _hand_out(self, seat: int, bot: Bot, legal: list[Move], on_turn: bool,
+                  due: float) -> DecisionRequest:
         stand_in = self._seats[seat].bot is None
-        request = DecisionRequest(seat, self.version, self.game.view(seat), tuple(legal), bot,
-                                  on_turn, stand_in, self._opened,
-                                  0.0 if on_turn else reaction_delay(bot, legal))
+        view = self.game.view(seat) if legal else {}  # nothing to decide: the bot is not asked
+        request = DecisionRequest(seat, self.version, view, tuple(legal), bot,
+                                  on_turn, stand_in, self._opened, due)
         self._out = request
         return request
 
@@ -563,10 +569,11 @@ class Table:
         """A new position: the off-turn reactions are offered afresh, in the table's order."""
         self._opened = self.now
         self._asked = set()
+        self._reactions = {}
         if self.game.winner is not None:
             self._window = []
             return
-        self._window = reaction_order(self.game, self._delays, self._jitter)
+        self._window = reaction_window(self.game, self._delays, self._jitter)
 
     def _bots_changed(self) -> None:
         """A stand-in came or went: who hears the events, and the reaction delays."""

@@ -108,11 +108,10 @@ class Match:
         """Seconds after its position appeared before ``request`` is run, so that people
         can follow the play and react first (a bot's turn move closes the catch window,
         D1, and the table offers it only after the reactions)."""
-        if request.on_turn:
-            return self.config.bot_delay
-        if self.config.reaction_delay is not None:
-            return self.config.reaction_delay
-        return request.delay
+        window = request.delay
+        if self.config.reaction_delay is not None and window > 0:
+            window = self.config.reaction_delay  # every bot reacts after this long
+        return max(self.config.bot_delay, window) if request.on_turn else window
 
     def new_failures(self) -> list[str]:
         """Bot failures not told yet, as "NAME: what went wrong" (the table replaced the

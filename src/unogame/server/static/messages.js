@@ -155,7 +155,8 @@ function onError(message) {
     toast(S.homeError);
     return;
   }
-  toast(has(`web.error.${message.code}`) ? t(`web.error.${message.code}`) : message.message);
+  // fields: what the words name (a start refused for a family rule: how many players it needs)
+  toast(has(`web.error.${message.code}`) ? t(`web.error.${message.code}`, message.fields ?? {}) : message.message);
 }
 
 function trackChanges(fresh) {
