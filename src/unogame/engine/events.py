@@ -60,7 +60,7 @@ EVENT_KINDS: Final[tuple[EventKind, ...]] = (
     EventKind("play", "a card is played: its code, the move text, the colour to match now; "
               "jump_in: out of turn. A card a family's rule gives is left out of the move "
               "text; only the player's own copy of the event names it (D20)",
-              ("seat", "card", "move", "color"), ("jump_in",)),
+              ("seat", "card", "move", "color"), ("jump_in",), ("move",)),
     EventKind("draw", "a seat draws count cards (fewer when the piles run out, R4.5); the "
               "seat itself sees the cards", ("seat", "count", "reason"), (), ("cards",)),
     EventKind("pass", "a seat keeps the playable card it drew (R4.4)", ("seat",)),
