@@ -403,6 +403,17 @@ int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed, uno
     return uno_new_seeded(s, players, rules, seed, &rng, log);
 }
 
+int uno_deal(uno_state *s, int players, const uno_rules *rules, int64_t seed, int dealer,
+             const uint8_t *deck, int count, uno_log *log) {
+    uno_init(s, players, rules, seed);
+    if (dealer < 0 || dealer >= players || count > MAX_CARDS
+        || count < players * rules->hand_size + 1) {
+        return -1;
+    }
+    s->dealer = (int8_t)dealer;
+    return deal(s, deck, count, log);
+}
+
 void uno_first_rngs(int64_t first_seed, int count, py_random *rngs) {
     char texts[PY_RANDOM_LANES][48];
     const char *starts[PY_RANDOM_LANES];
