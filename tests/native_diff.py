@@ -101,7 +101,8 @@ def random_position(rng: random.Random, players: int, rules: Rules) -> dict[str,
     position: dict[str, Any] = {
         "players": players, "hands": hands, "draw_pile": draw, "discard_pile": discard,
         "color": color, "direction": rng.choice([1, -1]), "turn": turn,
-        "scores": [rng.choice([0, 0, 30, 120]) for _ in range(players)],
+        "scores": [rng.choice([score for score in (0, 0, 30, 120)  # below the target (D25)
+                               if score < rules.target_score]) for _ in range(players)],
     }
     roll = rng.random()
     if roll < 0.1 and top is not None and (top == "W+4" or top.endswith("+2")):
