@@ -306,6 +306,10 @@ from unogame.engine import Game, Rules
 from unogame.native import CORE, rules_tuple
 assert CORE is module
 print(native_diff.run(int(sys.argv[3])))
+print(native_diff.run_drawn_wild_draw_fours(int(sys.argv[3]) // 4))
+import test_native_scenarios as scenarios  # every scenario file, deals included
+for name in scenarios.ON_CORE:
+    scenarios.run_on_both(scenarios.CASES[name]["scenario"])
 for players in (2, 4, 10):
     print(CORE.random_rounds(players, rules_tuple(Rules(jump_in=True)), 0, 50))
     for seed in range(4):
