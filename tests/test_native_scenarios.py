@@ -109,4 +109,4 @@ def test_the_core_meets_every_scenario_it_can_play() -> None:
         rules = case["scenario"].get("rules") or {} if isinstance(case["scenario"], dict) else {}
         composed = isinstance(rules, dict) and isinstance(rules.get("custom_rule"), dict)
         assert case.get("expect_invalid") or composed, name
-    assert len(ON_CORE) >= 178, len(ON_CORE)
+    assert len(ON_CORE) >= 184, len(ON_CORE)
