@@ -12,11 +12,13 @@ end), rounds dealt on until the match is over.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from unogame.engine import CUSTOM_RULES, Game, PositionError, Rules
-from unogame.engine.cards import CARD_CODE, full_deck
+from unogame.engine.cards import CARD_CODE, WILD_DRAW_FOUR, full_deck
 from unogame.engine.custom import ALLOWED_WHO, COUNT_RANGE, WHAT, CustomRule, CustomRuleError, Step
+from unogame.engine.moves import DRAW, PASS
 from unogame.native import new_game, supports
 from unogame.native.game import NativeGame
 
@@ -99,7 +101,8 @@ def random_position(rng: random.Random, players: int, rules: Rules) -> dict[str,
     position: dict[str, Any] = {
         "players": players, "hands": hands, "draw_pile": draw, "discard_pile": discard,
         "color": color, "direction": rng.choice([1, -1]), "turn": turn,
-        "scores": [rng.choice([0, 0, 30, 120]) for _ in range(players)],
+        "scores": [rng.choice([score for score in (0, 0, 30, 120)  # below the target (D25)
+                               if score < rules.target_score]) for _ in range(players)],
     }
     roll = rng.random()
     if roll < 0.1 and top is not None and (top == "W+4" or top.endswith("+2")):
@@ -184,6 +187,95 @@ def play_game(seed: int, max_moves: int) -> int | None:
         assert native.push(seat, move) == events, f"{where}: events of {seat} {move} differ"
         made += 1
     return made
+
+
+# ---------------------------------------------------------------- drawn Wild Draw Fours
+
+def drawn_wild_draw_four_rules(rng: random.Random, players: int) -> Rules:
+    """:func:`random_rules` with ``must_play_drawn``, ``draw_until_playable`` or both on."""
+    which = rng.choice(["must_play_drawn", "draw_until_playable", "both"])
+    return replace(random_rules(rng, players),
+                   must_play_drawn=which != "draw_until_playable",
+                   draw_until_playable=which != "must_play_drawn")
+
+
+def stacked_with_wild_draw_fours(rng: random.Random, position: dict[str, Any]) -> None:
+    """Put every Wild Draw Four the position does not hold into the top of its draw pile
+    (the deck has four), so that a draw soon meets one."""
+    held = sum(cards.count("W+4") for cards in (*position["hands"], position["discard_pile"]))
+    pile = [code for code in position["draw_pile"] if code != "W+4"]
+    for _ in range(4 - held):
+        pile.insert(rng.randint(0, min(4, len(pile))), "W+4")
+    position["draw_pile"] = pile
+
+
+def holds_color(game: Game, seat: int) -> bool:
+    color = game.color
+    return color is not None and any(code[0] == color for code in game.hands[seat]
+                                     if not code.startswith("W"))
+
+
+def play_drawn_wild_draw_four_game(seed: int, max_moves: int, counts: dict[str, int]) -> int:
+    """One random game under ``must_play_drawn`` / ``draw_until_playable`` from a random
+    position whose draw pile is stacked with Wild Draw Fours, drawing and passing often;
+    ``counts`` adds up the forbidden Wild Draw Fours (colour to match held, R5.4) drawn,
+    passed and drawn on past."""
+    rng = random.Random(seed)
+    players = rng.randint(2, 6)
+    rules = drawn_wild_draw_four_rules(rng, players)
+    while True:
+        position = random_position(rng, players, rules)
+        stacked_with_wild_draw_fours(rng, position)
+        try:
+            reference = Game.from_position(position, rules, seed)
+        except PositionError:
+            continue
+        native = NativeGame.from_position(position, rules, seed)
+        break
+    made = 0
+    while made < max_moves:
+        where = f"drawn W+4 game seed {seed}, move {made}"
+        legal = check_same(reference, native, where)
+        if reference.winner is not None:
+            if reference.game_winner is not None:
+                break
+            assert native.next_round() == reference.next_round(), f"{where}: deal events"
+            continue
+        turn = reference.turn
+        quiet = [m for m in legal[turn] if m.kind in (DRAW, PASS)]
+        if quiet and rng.random() < 0.6:
+            seat, move = turn, rng.choice(quiet)
+        else:
+            seat, move = choose(rng, reference, legal)
+        pending = reference.pending
+        forbidden = seat == turn and holds_color(reference, seat)
+        events = reference.push(seat, move)
+        assert native.push(seat, move) == events, f"{where}: events of {seat} {move} differ"
+        made += 1
+        if not forbidden:
+            continue
+        if move.kind == DRAW and pending is None:
+            drawn = next(event.private[seat]["cards"] for event in events
+                         if event.type == "draw")
+            counts["drawn"] += drawn.count("W+4")
+            counts["drawn_on_past"] += drawn[:-1].count("W+4")
+        elif (move.kind == PASS and pending is not None and pending.card == WILD_DRAW_FOUR
+              and rules.must_play_drawn):
+            counts["passed"] += 1
+    return made
+
+
+def run_drawn_wild_draw_fours(total_moves: int, first_seed: int = 0,
+                              per_game: int = 150) -> tuple[int, int, dict[str, int]]:
+    """:func:`play_drawn_wild_draw_four_game` until ``total_moves`` moves were compared;
+    (games, moves, counts)."""
+    counts = {"drawn": 0, "passed": 0, "drawn_on_past": 0}
+    moves = games = 0
+    while moves < total_moves:
+        moves += play_drawn_wild_draw_four_game(first_seed + games,
+                                                min(per_game, total_moves - moves), counts)
+        games += 1
+    return games, moves, counts
 
 
 def run(total_moves: int, first_seed: int = 0,

@@ -10,9 +10,9 @@ from native_diff import random_rules
 
 from unogame.bots import MediumBot
 from unogame.bots.medium_policy import medium_move, table_bluff_chance
-from unogame.engine import Game, Move
+from unogame.engine import Game, Move, Rules
 from unogame.engine.moves import ACCEPT, CHALLENGE, PLAY
-from unogame.native import CORE, supports
+from unogame.native import CORE, rules_tuple
 from unogame.native.game import NativeGame
 
 needs_core = pytest.mark.skipif(CORE is None, reason="the compiled core is not built")
@@ -26,7 +26,7 @@ def positions(count: int, seed: int) -> list[Game]:
     while len(found) < count:
         players = rng.randint(2, 10)
         rules = random_rules(rng, players)
-        if not supports(rules):
+        if rules_tuple(rules) is None:  # rules the core plays, built or not
             continue
         try:
             game = Game.new(players, rules, rng.randrange(1 << 30))
@@ -99,6 +99,21 @@ def test_a_challenge_is_judged_by_the_unseen_cards() -> None:
         for game in (likely, unlikely):
             core = NativeGame.from_game(game).state.medium_move(1)
             assert Move.from_code(core) == medium_move(game, 1)
+
+
+def test_a_forbidden_drawn_wild_draw_four_is_kept_under_must_play_drawn() -> None:
+    """R4.4 with must_play_drawn, R5.4: a Wild Draw Four drawn while holding the colour to
+    match may be kept; medium (which bluffs only against a player close to winning) passes,
+    in Python and in the core."""
+    game = Game.from_position({
+        "players": 3, "hands": [["R1", "G2", "B3"], ["B1", "B2", "Y5", "Y6"], ["Y1", "Y2", "G7"]],
+        "draw_pile": ["W+4", "Y9"], "discard_pile": ["R5"], "color": "R"},
+        Rules(must_play_drawn=True))
+    game.push(0, "draw")
+    assert medium_move(game, 0) == Move.parse("pass")
+    if CORE is not None:
+        assert Move.from_code(NativeGame.from_game(game).state.medium_move(0)) \
+            == Move.parse("pass")
 
 
 @needs_core

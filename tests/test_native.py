@@ -45,6 +45,25 @@ def test_differential_1000000_moves() -> None:
 
 
 @needs_core
+def test_differential_drawn_wild_draw_fours_20000_moves() -> None:
+    """must_play_drawn and draw_until_playable from positions whose draw pile is stacked
+    with Wild Draw Fours: drawn while the colour to match is held (R5.4 forbids playing
+    them), passed, drawn on past; the core agrees move by move."""
+    games, moves, counts = native_diff.run_drawn_wild_draw_fours(20_000)
+    assert moves == 20_000 and games > 100
+    assert counts["drawn"] > 400 and counts["passed"] > 80 and counts["drawn_on_past"] > 200, \
+        counts
+
+
+@needs_core
+@pytest.mark.slow
+def test_differential_drawn_wild_draw_fours_200000_moves() -> None:
+    games, moves, counts = native_diff.run_drawn_wild_draw_fours(200_000, first_seed=50_000)
+    assert games > 1000
+    assert moves == 200_000 and counts["passed"] > 1000, counts
+
+
+@needs_core
 def test_set_order_is_cpythons() -> None:
     """The core lays out its sets as CPython does, so it iterates them in the same order."""
     assert CORE is not None
@@ -287,6 +306,10 @@ from unogame.engine import Game, Rules
 from unogame.native import CORE, rules_tuple
 assert CORE is module
 print(native_diff.run(int(sys.argv[3])))
+print(native_diff.run_drawn_wild_draw_fours(int(sys.argv[3]) // 4))
+import test_native_scenarios as scenarios  # every scenario file, deals included
+for name in scenarios.ON_CORE:
+    scenarios.run_on_both(scenarios.CASES[name]["scenario"])
 for players in (2, 4, 10):
     print(CORE.random_rounds(players, rules_tuple(Rules(jump_in=True)), 0, 50))
     for seed in range(4):

@@ -489,13 +489,15 @@ def partial_positions(draw: st.DrawFn, stack_on_empty_pile: bool = False,
         if len(hand) == 1:
             said = draw(st.sampled_from(["uno", "catchable", "neither"]))
             (uno if said == "uno" else catchable if said == "catchable" else []).append(seat)
+    rules = draw(rules_for(players))
+    below_target = st.integers(0, min(600, rules.target_score - 1))  # R3.2, D25
     position = {
         "players": players, "hands": hands, "draw_pile": draw_pile,
         "discard_pile": discard_pile, "color": color, "direction": direction, "turn": turn,
-        "scores": draw(st.lists(st.integers(0, 600), min_size=players, max_size=players)),
+        "scores": draw(st.lists(below_target, min_size=players, max_size=players)),
         "pending": pending, "uno": uno, "catchable": catchable,
     }
-    return position, draw(rules_for(players)), draw(SEEDS), draw(SEEDS)
+    return position, rules, draw(SEEDS), draw(SEEDS)
 
 
 def prop_cards_conserved_partial(case: tuple[dict[str, Any], Rules, int, int]) -> None:

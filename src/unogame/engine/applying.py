@@ -30,7 +30,7 @@ from .moves import (
     play_event,
 )
 from .rounds import RoundMechanics
-from .state import CHALLENGE_PENDING, DRAWN_PENDING, STACK_PENDING, Pending
+from .state import CHALLENGE_PENDING, DRAWN_PENDING, STACK_PENDING, Pending, drawn_card_allowed
 
 
 class MoveApplication(RoundMechanics):
@@ -188,12 +188,15 @@ class MoveApplication(RoundMechanics):
             self._skip_to_next(seat, events)
             return
         drawn: list[int] = []
+        until_playable = self.rules.draw_until_playable
+        hand = self.card_hands[seat]  # the cards drawn before the last did not match
         while True:
             card = self._take_card(events)
             if card < 0:
                 break
             drawn.append(card)
-            if not self.rules.draw_until_playable or self.is_playable(card):
+            if not until_playable or drawn_card_allowed(card, hand, self.color_index,
+                                                        self.discard_cards):
                 break
         if drawn:
             self.card_hands[seat].extend(drawn)

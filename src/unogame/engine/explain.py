@@ -21,7 +21,7 @@ from .cards import (
 )
 from .custom_play import gift_problem
 from .moves import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move, play_arguments
-from .state import GameState
+from .state import GameState, drawn_card_allowed
 
 REFUSAL_CODES: tuple[str, ...] = (
     "round_over", "uno_already", "uno_answer_first", "uno_when", "catch_self", "catch_no_seat",
@@ -157,7 +157,8 @@ def _pending_reason(game: GameState, move: Move) -> Refusal | None:
             return R("drawn_only", "R4.4",
                      f"only the card just drawn ({CARD_CODE[pending.card]}) may be played now",
                      {"card": CARD_CODE[pending.card]})
-        if kind == PASS and game.rules.must_play_drawn:
+        if kind == PASS and game.rules.must_play_drawn and drawn_card_allowed(
+                pending.card, game.card_hands[game.turn], game.color_index, game.discard_cards):
             return R("must_play_drawn", "R4.4, must_play_drawn",
                      "the playable drawn card must be played")
     return None

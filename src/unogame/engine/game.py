@@ -30,7 +30,7 @@ from .explain import explain
 from .fields import MAX_PLAYERS, MIN_PLAYERS, Snapshot
 from .legal import MoveGeneration, play_shapes
 from .moves import Move, play_arguments_table
-from .position import LoadedPosition, dump_position, load_position, load_view
+from .position import LoadedPosition, check_match, dump_position, load_position, load_view
 from .rounds import choose_dealer, shuffle_with
 from .rules import Rules
 from .state import (
@@ -181,6 +181,7 @@ class Game(MoveGeneration):
     @classmethod
     def _loaded(cls, loaded: LoadedPosition, rules: Rules | None, seed: int) -> Game:
         game = cls(loaded.players, rules, seed)
+        check_match(loaded, game.rules.target_score)
         game.card_hands = loaded.hands
         game.draw_cards = loaded.draw
         game.discard_cards = loaded.discard

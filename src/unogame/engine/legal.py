@@ -24,7 +24,13 @@ from .moves import (
     play_arguments_table,
 )
 from .rules import Rules
-from .state import CHALLENGE_PENDING, COLOR_PENDING, DRAWN_PENDING, STACK_PENDING
+from .state import (
+    CHALLENGE_PENDING,
+    COLOR_PENDING,
+    DRAWN_PENDING,
+    STACK_PENDING,
+    drawn_card_allowed,
+)
 
 _PLAIN_PLAYS: Final = [Move.make(PLAY, card) for card in range(NUM_CARDS)]
 _PLAIN_PLAYS_UNO: Final = [Move.make(PLAY, card, uno=True) for card in range(NUM_CARDS)]
@@ -121,8 +127,9 @@ class MoveGeneration(MoveApplication):
             moves.append(DRAW_MOVE)
         elif pending.kind == DRAWN_PENDING:
             self._play_variants(seat, pending.card, moves)
-            if not self.rules.must_play_drawn:
-                moves.append(PASS_MOVE)
+            if not self.rules.must_play_drawn or not drawn_card_allowed(
+                    pending.card, hand, self.color_index, self.discard_cards):
+                moves.append(PASS_MOVE)  # a forbidden Wild Draw Four is never forced (R5.4)
         elif pending.kind == CHALLENGE_PENDING:
             moves.append(CHALLENGE_MOVE)
             moves.append(ACCEPT_MOVE)

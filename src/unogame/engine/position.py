@@ -119,6 +119,25 @@ class LoadedPosition:
     game_winner: int | None
 
 
+def check_match(loaded: LoadedPosition, target_score: int) -> None:
+    """R3.2 (D25): reaching the target score ends the match at once, won by the round's
+    winner; so every seat at or past the target is the match's winner, and a match's
+    winner won the last round with a score at or past the target."""
+    game_winner = loaded.game_winner
+    for seat, score in enumerate(loaded.scores):
+        if score >= target_score and seat != game_winner:
+            raise PositionError(
+                f"R3.2: seat {seat} has {score} points, at or past the target score "
+                f"{target_score}, yet has not won the match (it would have ended)")
+    if game_winner is not None:
+        if game_winner != loaded.winner:
+            raise PositionError("R3.2: 'game_winner' must be the winner of the round")
+        if loaded.scores[game_winner] < target_score:
+            raise PositionError(
+                f"R3.2: 'game_winner' seat {game_winner} has "
+                f"{loaded.scores[game_winner]} points, below the target score {target_score}")
+
+
 def load_position(data: Any) -> LoadedPosition:
     """Read and check a NOTATION position; :class:`PositionError` names what is wrong."""
     players = _players(_required(data, "position"))

@@ -24,6 +24,7 @@ from .cards import (
     COLORS,
     NUM_CARDS,
     WILD,
+    WILD_DRAW_FOUR,
     NotationError,
     card_from_code,
 )
@@ -156,6 +157,23 @@ def playable(card: int, color_index: int, discard_cards: Sequence[int]) -> bool:
     if card >= WILD or CARD_COLOR[card] == color_index:
         return True
     return bool(discard_cards) and CARD_RANK[card] == CARD_RANK[discard_cards[-1]]
+
+
+def holds_color(hand: Sequence[int], color_index: int) -> bool:
+    """Whether ``hand`` holds a card of the colour to match: a Wild Draw Four may then not
+    be played by the rules (R5.4; wilds have no colour, D12)."""
+    return any(CARD_COLOR[card] == color_index for card in hand)
+
+
+def drawn_card_allowed(card: int, hand: Sequence[int], color_index: int,
+                       discard_cards: Sequence[int]) -> bool:
+    """Whether a drawn ``card`` is playable for ``must_play_drawn`` and
+    ``draw_until_playable`` (R4.4): it matches (R4.2), and it is not a Wild Draw Four
+    while ``hand`` holds the colour to match (R5.4 forbids that play; playing it anyway
+    is a bluff the player may choose, never one a rule forces)."""
+    if card == WILD_DRAW_FOUR:
+        return not holds_color(hand, color_index)
+    return playable(card, color_index, discard_cards)
 
 
 def read_cards(codes: object, what: str) -> list[int]:

@@ -223,6 +223,22 @@ int uno_is_playable(const uno_state *s, int card) {
     return s->discard_len > 0 && CARD_RANK[card] == CARD_RANK[s->discard[s->discard_len - 1]];
 }
 
+/* state.drawn_card_allowed: a drawn card is playable for must_play_drawn and
+ * draw_until_playable unless it is a Wild Draw Four while the hand holds the colour to
+ * match (R5.4 forbids that play; a bluff is the player's choice, never forced). */
+static int drawn_card_allowed(const uno_state *s, int seat, int card) {
+    if (card == CARD_WD4) {
+        const uint8_t *hand = s->hand[seat];
+        for (int i = 0; i < s->hand_len[seat]; i++) {
+            if (CARD_COLOR[hand[i]] == s->color) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    return uno_is_playable(s, card);
+}
+
 /* ------------------------------------------------------------------ creation */
 
 void uno_init(uno_state *s, int players, const uno_rules *rules, int64_t seed) {
@@ -385,6 +401,17 @@ int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed, uno
     py_random rng;
     uno_first_rngs(seed, 1, &rng);
     return uno_new_seeded(s, players, rules, seed, &rng, log);
+}
+
+int uno_deal(uno_state *s, int players, const uno_rules *rules, int64_t seed, int dealer,
+             const uint8_t *deck, int count, uno_log *log) {
+    uno_init(s, players, rules, seed);
+    if (dealer < 0 || dealer >= players || count > MAX_CARDS
+        || count < players * rules->hand_size + 1) {
+        return -1;
+    }
+    s->dealer = (int8_t)dealer;
+    return deal(s, deck, count, log);
 }
 
 void uno_first_rngs(int64_t first_seed, int count, py_random *rngs) {
@@ -795,7 +822,7 @@ static void turn_moves(const uno_state *s, int seat, int32_t *moves, int *n) {
         moves[(*n)++] = K_DRAW;
     } else if (pending->kind == P_DRAWN) {
         play_variants(s, seat, pending->card, moves, n);
-        if (!s->rules.must_play_drawn) {
+        if (!s->rules.must_play_drawn || !drawn_card_allowed(s, seat, pending->card)) {
             moves[(*n)++] = K_PASS;
         }
     } else if (pending->kind == P_CHALLENGE) {
@@ -1190,7 +1217,8 @@ static void draw_move(uno_state *s, int seat, uno_log *log) {
             break;
         }
         drawn[n++] = (uint8_t)card;
-        if (!s->rules.draw_until_playable || uno_is_playable(s, card)) {
+        /* the hand before the draw: the cards drawn before this one did not match */
+        if (!s->rules.draw_until_playable || drawn_card_allowed(s, seat, card)) {
             break;
         }
     }

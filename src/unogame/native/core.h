@@ -119,6 +119,10 @@ int uno_new(uno_state *s, int players, const uno_rules *rules, int64_t seed, uno
  * (the seeding is a third of a random round's time; seeded in lanes it is a fraction). */
 int uno_new_seeded(uno_state *s, int players, const uno_rules *rules, int64_t seed,
                    py_random *rng, uno_log *log);
+/* Game.deal: a round dealt from ``deck`` (top first, count cards) by ``dealer``, no
+ * shuffle made yet. Returns 0, or -1 if it cannot be dealt. */
+int uno_deal(uno_state *s, int players, const uno_rules *rules, int64_t seed, int dealer,
+             const uint8_t *deck, int count, uno_log *log);
 /* The first generators of count (at most PY_RANDOM_LANES) games, seeds first_seed on. */
 void uno_first_rngs(int64_t first_seed, int count, py_random *rngs);
 /* Game.next_round after a round is over (the caller checks that it may). */

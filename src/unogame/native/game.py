@@ -102,6 +102,21 @@ class NativeGame:
         return game
 
     @classmethod
+    def deal(cls, players: int, dealer: int, deck: list[str], rules: Rules | None = None,
+             seed: int = 0) -> NativeGame:
+        """``Game.deal`` in the core: the engine checks the deck (raising its
+        ``PositionError``), the core deals it and turns the first card."""
+        checked = Game.deal(players, dealer, deck, rules, seed)
+        table = rules_tuple(checked.rules)
+        if CORE is None or table is None:
+            raise ValueError("the core cannot play these rules")
+        state, raw = CORE.State.deal(players, table, seed, dealer,
+                                     [card_from_code(code) for code in deck])
+        game = cls(state, checked.rules, seed)
+        game._start_events = game._events(raw)
+        return game
+
+    @classmethod
     def from_game(cls, game: Game) -> NativeGame:
         """A copy of an engine game."""
         return cls(state_from_game(game), game.rules, game.seed)
@@ -216,8 +231,8 @@ class NativeGame:
             raise IllegalMoveError(f"there is no seat {seat!r} in a {self.players}-player game")
         try:
             raw = self._state.push(seat, move.code)
-        except ValueError:
-            raise IllegalMoveError(f"{move} is not a legal move for seat {seat} now") from None
+        except ValueError:  # refused by the core: the engine's reason, as Game.push gives it
+            raise IllegalMoveError(self.explain_illegal(seat, move)) from None
         return self._events(raw)
 
     def events_of(self, raw: list[tuple[Any, ...]]) -> list[Event]:

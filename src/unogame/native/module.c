@@ -154,6 +154,51 @@ static PyObject *State_new_game(PyObject *cls, PyObject *args) {
     return Py_BuildValue("(NN)", (PyObject *)self, events);
 }
 
+static PyObject *State_deal(PyObject *cls, PyObject *args) {
+    int players, dealer;
+    PyObject *rules_tuple, *deck_list;
+    long long seed;
+    (void)cls;
+    if (!PyArg_ParseTuple(args, "iOLiO", &players, &rules_tuple, &seed, &dealer, &deck_list)) {
+        return NULL;
+    }
+    uno_rules rules;
+    if (players < 2 || players > MAX_PLAYERS || dealer < 0 || dealer >= players) {
+        PyErr_SetString(PyExc_ValueError, "players must be from 2 to 10, dealer one of them");
+        return NULL;
+    }
+    uint8_t deck[MAX_CARDS], count;
+    int total = 0;
+    if (read_rules(rules_tuple, &rules) < 0 || read_cards(deck_list, deck, &count, &total) < 0) {
+        return NULL;
+    }
+    StateObject *self = new_state();
+    if (self == NULL) {
+        return NULL;
+    }
+    uno_log *log = PyMem_Malloc(sizeof *log);
+    if (log == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    log->length = 0;
+    log->enabled = 1;
+    log->overflow = 0;
+    if (uno_deal(&self->state, players, &rules, seed, dealer, deck, count, log) < 0) {
+        PyMem_Free(log);
+        Py_DECREF(self);
+        PyErr_SetString(PyExc_ValueError, "this deal cannot be made");
+        return NULL;
+    }
+    PyObject *events = uno_log_events(log);
+    PyMem_Free(log);
+    if (events == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", (PyObject *)self, events);
+}
+
 static PyObject *State_load(PyObject *cls, PyObject *args) {
     int players;
     long long seed;
@@ -539,6 +584,8 @@ static PyObject *State_get_players(StateObject *self, void *closure) {
 static PyMethodDef State_methods[] = {
     {"new", State_new_game, METH_VARARGS | METH_CLASS,
      "new(players, rules, seed): Game.new in the core; (state, start events)."},
+    {"deal", State_deal, METH_VARARGS | METH_CLASS,
+     "(players, rules, seed, dealer, deck top first): Game.deal's round and start events."},
     {"load", State_load, METH_VARARGS | METH_CLASS,
      "load(players, rules, seed, shuffles, hands, draw, discard, color, direction, turn, "
      "dealer, scores, pending, uno, catchable, winner, game_winner): a checked state."},
