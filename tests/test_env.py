@@ -467,11 +467,13 @@ def test_always_no_reaction_plays_the_turn_only_game() -> None:
 # ------------------------------------------------------------------ Gymnasium
 
 def test_gymnasium_check_env() -> None:
+    """Gymnasium's own checker passes on the default env (issue 23: it raised "illegal
+    action" when every action of the space was not accepted)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        check_env(SingleAgentUno(players=2, illegal_action="lose"))
+        check_env(SingleAgentUno())
         check_env(SingleAgentUno(players=4, opponents=["medium", "easy", "random"],
-                                 rules=HOUSE, illegal_action="lose"))
+                                 rules=HOUSE))
 
 
 def test_gymnasium_masks_match_the_learners_legal_moves() -> None:
@@ -495,12 +497,19 @@ def test_gymnasium_masks_match_the_learners_legal_moves() -> None:
         assert reward in (1.0, -0.5)
 
 
-def test_gymnasium_illegal_action_raises_by_default() -> None:
+def test_gymnasium_illegal_action_loses_by_default_or_raises_as_an_option() -> None:
     env = SingleAgentUno(players=2)
     env.reset(seed=0)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert not env.action_masks().any()
+    env = SingleAgentUno(players=2, illegal_action="raise")
+    env.reset(seed=0)
+    before = env.core.legal_actions()
     with pytest.raises(ValueError, match="illegal action"):
         env.step(illegal)
+    assert env.core.legal_actions() == before and not env.core.over
 
 
 # ------------------------------------------------------------------ a long random run
