@@ -77,6 +77,10 @@ class UnoCore:
             raise ValueError("round_cap: a positive number of decisions, for single rounds "
                              "(match=False)")
         self.round_cap = round_cap
+        self.copy_history = True
+        """Whether a copy's engine game keeps the undo records (``pop``, ``record``);
+        OpenSpiel, which keeps a clone per step in its tests, turns it off so that each
+        clone has a fixed size."""
         """Decisions after which an undecided round ends, scored from the hands
         (:mod:`unogame.env.cap`); ``None``: no cap."""
         self.players = players
@@ -293,7 +297,11 @@ class UnoCore:
     def detach(self) -> None:
         """Take own copies of the mutable state (after a shallow ``copy.copy``)."""
         fast = self._fast
-        self.game = self._game.copy()
+        game = self._game
+        if self.copy_history or not isinstance(game, Game):
+            self.game = game.copy()
+        else:  # the same position without the undo records: a copy of fixed size
+            self.game = game.resample({}, game.draw_cards, game.seed)
         if fast is not None:
             self._fast = fast.copy(self._state)
         self.rewards = self.rewards[:]
