@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -207,3 +208,52 @@ def test_the_round_cap_is_offered_by_both_envs_and_checked() -> None:
         UnoCore(2, round_cap=0)
     with pytest.raises(ValueError, match="round_cap"):
         UnoCore(2, match=True, round_cap=10)
+
+
+# ------------------------------------------------------------------ beliefs under gives
+
+GIVE_THEN_SWAP = [
+    [{"who": "chosen", "what": "give"}, {"who": "chosen", "what": "swap"}],
+    [{"who": "next", "what": "give"}, {"who": "next", "what": "swap"}],
+    [{"who": "chosen", "what": "give"}, {"who": "next", "what": "swap"}],
+    [{"who": "chosen", "what": "give"}, {"who": "everyone", "what": "pass_hands"}],
+]
+
+
+@pytest.mark.parametrize("steps", GIVE_THEN_SWAP)
+def test_known_cards_are_held_after_an_unseen_give_and_a_swap(steps: list[Any]) -> None:
+    """Issue 23's wrong belief: under a family's rule that gives a card and then swaps
+    hands, a third seat kept every card it knew the giver held, so the swap carried the
+    given card's memory to the wrong seat (3 players, seed 1: at step 15 seat 2 believed
+    seat 0 held R1, which had gone back to seat 1). Every card a seat believes another
+    holds must be there, in the env's memories and in the bots' trackers alike."""
+    from unogame.env.observation import SeatMemory
+
+    rules = Rules.from_dict({"custom_rule": {"name": "G", "text": "t", "steps": steps}})
+    checked = 0
+    for seed in range(10):
+        core = UnoCore(3, rules, max_steps=700)
+        core.reset(seed)
+        memories = [SeatMemory(seat, 3) for seat in range(3)]
+        for seat, memory in enumerate(memories):
+            memory.new_round(core.game.view(seat))
+        rng = random.Random(seed)
+        while not core.over:
+            actions = core.legal_actions()
+            core.step(actions[int(rng.random() * len(actions))])
+            if core.over:
+                break
+            hands = core.game.card_hands
+            for observer, memory in enumerate(memories):
+                for event in core.events:
+                    memory.observe(event.for_seat(observer))
+                memory.tracker.sync(core.game.view(observer))
+                for seat in range(3):
+                    if seat == observer:
+                        continue
+                    for known in (core.tracker(observer).known[seat],
+                                  memory.tracker.known[seat]):
+                        assert not Counter(known) - Counter(hands[seat]), (
+                            seed, core.steps, observer, seat, known, hands[seat])
+                        checked += len(known)
+    assert checked > 1000
