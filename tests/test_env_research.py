@@ -20,7 +20,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from unogame.bots import make_bot
-from unogame.engine import Rules
+from unogame.engine import Game, Rules
 from unogame.env import NUM_ACTIONS, SingleAgentUno, UnoCore, uno_v0
 from unogame.env.actions import ACTION_NAMES, NO_REACTION
 from unogame.env.compact import PRESET_ACTIONS, CompactActions, compact_actions
@@ -257,3 +257,66 @@ def test_known_cards_are_held_after_an_unseen_give_and_a_swap(steps: list[Any]) 
                             seed, core.steps, observer, seat, known, hands[seat])
                         checked += len(known)
     assert checked > 1000
+
+
+# ------------------------------------------------------------------ the jump-in side channel
+
+def _order(position: dict[str, Any], stepper: bool) -> list[tuple[int, bool, list[int]]]:
+    """The decisions after seat 0 plays R5, every reaction declined, up to the next turn."""
+    rules = Rules(jump_in=True)
+    core = UnoCore(3, rules, stepper=stepper, native=stepper or None)
+    core.start_from(Game.from_position(position, rules))
+    while not core.on_turn:  # the deal is a moment to react to as well
+        core.step(NO_REACTION)
+    core.step(ACTION_NAMES.index("play R5"))
+    seen = []
+    while not core.on_turn:
+        seen.append((core.seat, core.on_turn, [a for a in core.legal_actions()
+                                               if a == NO_REACTION]))
+        core.step(NO_REACTION)
+    seen.append((core.seat, core.on_turn, []))
+    return seen
+
+
+@pytest.mark.parametrize("stepper", [True, False])
+def test_the_order_of_agents_is_the_same_for_deals_differing_in_a_hidden_card(
+        stepper: bool) -> None:
+    """Issue 23's side channel: a seat got a reaction step only when it held the top
+    card's twin, so the order of agents showed that hidden card. Two deals that differ
+    only in one card of seat 2's hand give the same decisions, and a seat that cannot
+    jump in may only pass."""
+    with_twin = {"players": 3, "hands": [["R5", "G1", "B2"], ["Y3", "G7", "B4"],
+                                         ["R5", "Y8", "G9"]],
+                 "draw_pile": ["B9", "Y1", "G2", "R3"], "discard_pile": ["R1"], "color": "R",
+                 "turn": 0}
+    without = {**with_twin, "hands": [["R5", "G1", "B2"], ["Y3", "G7", "B4"],
+                                      ["R6", "Y8", "G9"]]}
+    assert _order(with_twin, stepper) == _order(without, stepper) == [
+        (2, False, [NO_REACTION]), (0, False, [NO_REACTION]), (1, True, [])]
+
+
+@pytest.mark.parametrize("stepper", [True, False])
+def test_the_next_decision_never_depends_on_hidden_cards_under_jump_in(stepper: bool) -> None:
+    """Random rounds with jump-in: after each action, the seat that decides next (and
+    whether on its turn) is the same in a world whose hidden cards were dealt again from
+    the acting seat's view (a draw is left out: what it draws belongs to the rules)."""
+    rng = random.Random(6)
+    rules = Rules(jump_in=True, stacking=True, seven_zero=True)
+    compared = 0
+    for seed in range(6):
+        core = UnoCore(3 + seed % 2, rules, stepper=stepper, max_steps=400)
+        core.reset(seed)
+        while not core.over:
+            actions = core.legal_actions()
+            action = playable_first(actions, core, rng)
+            if ACTION_NAMES[action] not in ("draw",):
+                world = core.resample(core.seat, random.Random(compared))
+                world.step(action)
+                core.step(action)
+                if core.over or world.over:
+                    break
+                assert (world.seat, world.on_turn) == (core.seat, core.on_turn)
+                compared += 1
+            else:
+                core.step(action)
+    assert compared > 300

@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from ..bots.knowledge import CardTracker
 from ..engine import Event, Game, IllegalMoveError, Move, Rules
-from ..engine.cards import CARD_POINTS, CARD_RANK, WILD_SWAP, card_from_code
+from ..engine.cards import CARD_POINTS, CARD_RANK, WILD, WILD_SWAP, card_from_code
 from ..engine.moves import PLAY, TURN_KINDS
 from ..native import supports
 from ..native.game import EV_ROUND_OVER, NativeGame
@@ -230,7 +230,21 @@ class UnoCore:
             turn, direction = self._game.turn, self._game.direction
         players = self.players
         seats = [(turn + step * direction) % players for step in range(1, players)]
+        if self._jump_window():
+            return seats
         return [seat for seat in seats if self._legal_codes(seat)]
+
+    def _jump_window(self) -> bool:
+        """Whether a jump-in may be open now, read from public fields only (the rule,
+        nothing pending, a coloured card on top): then every other seat gets its reaction
+        step, so the order of decisions never shows who holds the top card's twin."""
+        if not self.rules.jump_in:
+            return False
+        game = self._game
+        state = self._state
+        discard = state.export()["discard"] if state is not None else game.discard_cards  # type: ignore[union-attr]
+        return (game.winner is None and game.pending is None and bool(discard)
+                and discard[-1] < WILD)
 
     # ---------------------------------------------------------------- reading
 
@@ -515,7 +529,7 @@ class UnoCore:
     def _set_decision(self, seat: int, on_turn: bool) -> bool:
         """``seat`` decides now if it has a legal move (its actions read once)."""
         codes = self._legal_codes(seat)
-        if not codes and not on_turn:
+        if not codes and not on_turn and not self._jump_window():
             return False
         cache = self._action_of
         by_action = {}
