@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from ..bots.knowledge import CardTracker
 from ..engine import Event, Game, IllegalMoveError, Move, Rules
-from ..engine.cards import CARD_POINTS, CARD_RANK, WILD, WILD_SWAP, card_from_code
+from ..engine.cards import CARD_POINTS, CARD_RANK, WILD_SWAP, card_from_code
 from ..engine.moves import PLAY, TURN_KINDS
 from ..native import supports
 from ..native.game import EV_ROUND_OVER, NativeGame
@@ -49,6 +49,7 @@ from .actions import ACTION_NAMES, NO_REACTION, NUM_ACTIONS, action_to_move, cod
 from .cap import capped_rewards
 from .memory import SeenCards
 from .observation import SIZE, rules_features
+from .reaction import jump_window
 from .worlds import sample_world
 
 RewardKind = Literal["share", "points"]
@@ -235,16 +236,8 @@ class UnoCore:
         return [seat for seat in seats if self._legal_codes(seat)]
 
     def _jump_window(self) -> bool:
-        """Whether a jump-in may be open now, read from public fields only (the rule,
-        nothing pending, a coloured card on top): then every other seat gets its reaction
-        step, so the order of decisions never shows who holds the top card's twin."""
-        if not self.rules.jump_in:
-            return False
-        game = self._game
-        state = self._state
-        discard = state.export()["discard"] if state is not None else game.discard_cards  # type: ignore[union-attr]
-        return (game.winner is None and game.pending is None and bool(discard)
-                and discard[-1] < WILD)
+        """:func:`~unogame.env.reaction.jump_window` of the game being played."""
+        return self.rules.jump_in and jump_window(self._game, self._state)
 
     # ---------------------------------------------------------------- reading
 
