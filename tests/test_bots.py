@@ -10,10 +10,11 @@ import pytest
 
 from unogame.bots import BOT_LEVELS, Bot, HardBot, bot_move, make_bot
 from unogame.engine import CUSTOM_RULES, Game, Rules
+from unogame.engine.moves import CATCH, CHALLENGE, DRAW, PLAY, UNO
 from unogame.engine.playout import random_step
 from unogame.sim.runner import play_round
 
-LEVELS = ("random", "easy", "medium", "hard")
+LEVELS = ("random", "rule", "easy", "medium", "hard")
 LONG_RUN = os.environ.get("UNO_SLOW") == "1"
 
 
@@ -67,7 +68,7 @@ def test_levels_registered() -> None:
 
 def test_every_bot_plays_complete_rounds_legally() -> None:
     played = play_many(120, seed=1)
-    assert all(count >= 100 for count in played.values())
+    assert all(count >= 90 for count in played.values())
 
 
 @pytest.mark.slow
@@ -159,6 +160,58 @@ def test_bots_are_deterministic_for_a_seed() -> None:
         return game.record()["rounds"]
 
     assert run(1) == run(1)
+
+
+def test_rule_says_uno_catches_and_draws_only_when_forced() -> None:
+    """``rule`` (issue 23): UNO and catch first, a play whenever one is legal (its ``uno``
+    variant when there is one), a draw or a pass only without a play."""
+    rng = random.Random(3)
+    asked = {"play": 0, "uno": 0, "catch": 0, "draw": 0}
+    for index in range(40):
+        game = Game.new(2 + index % 4, random_rules(rng), 700 + index)
+        bot = make_bot("rule", index)
+        for _ in range(3000):
+            if game.winner is not None:
+                break
+            chosen = []
+            for seat in range(game.players):
+                legal = game.legal_moves(seat)
+                if not legal:
+                    continue
+                bot.new_round(seat, game.view(seat), game.rules)
+                move = bot.choose(game.view(seat), legal)
+                kinds = {m.kind for m in legal}
+                if UNO in kinds or CATCH in kinds:
+                    assert move is not None and move.kind in (UNO, CATCH)
+                    asked["uno" if move.kind == UNO else "catch"] += 1
+                elif PLAY in kinds:
+                    assert move is not None and move.kind == PLAY
+                    assert move.uno or not any(m.uno for m in legal)
+                    asked["play"] += 1
+                elif seat == game.turn:
+                    assert move is not None and move.kind != CHALLENGE
+                    asked["draw"] += move.kind == DRAW
+                else:
+                    assert move is None
+                if move is not None:
+                    chosen.append((seat != game.turn, seat, move))
+            _, seat, move = max(chosen, key=lambda found: found[:2])  # a reaction first
+            game.push(seat, move)
+    assert min(asked.values()) > 0, asked
+
+
+def test_rule_beats_random_by_not_drawing() -> None:
+    """The baseline the issue measured (94.7% against random): never drawing by choice
+    wins most rounds against a bot that does."""
+    wins = 0
+    for index in range(60):
+        game = Game.new(2, Rules(), 900 + index)
+        bots = [make_bot("rule", index), make_bot("random", index)]
+        if index % 2:
+            bots.reverse()
+        play_round(game, bots)
+        wins += game.winner == index % 2
+    assert wins >= 45, wins
 
 
 def test_easy_never_bluffs_a_wild_draw_four() -> None:

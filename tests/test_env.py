@@ -467,11 +467,13 @@ def test_always_no_reaction_plays_the_turn_only_game() -> None:
 # ------------------------------------------------------------------ Gymnasium
 
 def test_gymnasium_check_env() -> None:
+    """Gymnasium's own checker passes on the default env (issue 23: it raised "illegal
+    action" when every action of the space was not accepted)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        check_env(SingleAgentUno(players=2, illegal_action="lose"))
+        check_env(SingleAgentUno())
         check_env(SingleAgentUno(players=4, opponents=["medium", "easy", "random"],
-                                 rules=HOUSE, illegal_action="lose"))
+                                 rules=HOUSE))
 
 
 def test_gymnasium_masks_match_the_learners_legal_moves() -> None:
@@ -495,12 +497,19 @@ def test_gymnasium_masks_match_the_learners_legal_moves() -> None:
         assert reward in (1.0, -0.5)
 
 
-def test_gymnasium_illegal_action_raises_by_default() -> None:
+def test_gymnasium_illegal_action_loses_by_default_or_raises_as_an_option() -> None:
     env = SingleAgentUno(players=2)
     env.reset(seed=0)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert not env.action_masks().any()
+    env = SingleAgentUno(players=2, illegal_action="raise")
+    env.reset(seed=0)
+    before = env.core.legal_actions()
     with pytest.raises(ValueError, match="illegal action"):
         env.step(illegal)
+    assert env.core.legal_actions() == before and not env.core.over
 
 
 # ------------------------------------------------------------------ a long random run
@@ -563,10 +572,12 @@ def test_a_saved_maskable_ppo_model_plays_as_a_bot_level(tmp_path: Any) -> None:
 
 
 @pytest.mark.parametrize("native", [False, None])
-def test_a_resample_moves_past_a_reaction_its_world_does_not_have(native: bool | None) -> None:
-    """Whether a seat may react (jump in) depends on its hidden hand: in a world resampled
-    for another seat it may have no move, and the decision moves on to the next one (the
-    copy used to keep the old world's actions, which its engine then refused)."""
+def test_a_resample_keeps_the_reacting_seat_and_offers_only_legal_actions(
+        native: bool | None) -> None:
+    """Whether a seat may jump in depends on its hidden hand, but whether it gets a
+    reaction step does not (issue 23: every seat reacts while a jump-in may be open): in a
+    world resampled for another seat the same seat decides, and every action it offers is
+    legal there (a copy used to keep the old world's actions, which its engine refused)."""
     moved_on = 0
     for seed in range(30):
         core = UnoCore(5, Rules(jump_in=True), native=native)
@@ -582,7 +593,7 @@ def test_a_resample_moves_past_a_reaction_its_world_does_not_have(native: bool |
                     for action in sample.legal_actions():
                         sample.clone().step(action)  # every action it offers is legal
             core.step(rng.choice(core.legal_actions()))
-    assert moved_on > 0
+    assert moved_on == 0
 
 
 def test_env_keeps_the_order_enforcing_wrappers_checks(caplog: pytest.LogCaptureFixture) -> None:

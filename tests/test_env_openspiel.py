@@ -4,6 +4,7 @@ its IS-MCTS bot playing whole rounds, and resampling from an information state."
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from open_spiel.python.algorithms import ismcts  # noqa: E402
 from unogame.engine import Move, Rules  # noqa: E402
 from unogame.env import openspiel_game  # noqa: E402
 from unogame.env.actions import ACTION_NAMES, NO_REACTION, NUM_ACTIONS, move_to_action  # noqa: E402
+from unogame.env.core import UnoCore  # noqa: E402
 from unogame.env.observation import SIZE  # noqa: E402
 
 DRAW_ACTION = move_to_action(Move.parse("draw"), seat=0, players=2)
@@ -119,6 +121,8 @@ def test_resample_by_a_reacting_seat_chooses_the_hidden_drawn_card() -> None:
 
 
 def test_information_state_holds_own_events_only() -> None:
+    """A draw is private: a world dealt again from the other seat's information keeps that
+    seat's information state and changes the drawer's (the cards it drew differ)."""
     game = pyspiel.load_game("python_unogame", {"players": 2})
     state = game.new_initial_state()
     state.apply_action(3)
@@ -126,13 +130,68 @@ def test_information_state_holds_own_events_only() -> None:
         state.apply_action(state.legal_actions()[0])
     drawer = state.current_player()
     state.apply_action(DRAW_ACTION)  # draw: the cards drawn are private
-    core = state.core
-    drawn = next(event for event in core.events if event.type == "draw")
-    cards = drawn.private[drawer]["cards"]
-    mine = state.information_state_string(drawer).splitlines()
-    theirs = state.information_state_string(1 - drawer).splitlines()
-    assert any('"cards"' in line and all(card in line for card in cards) for line in mine)
-    assert not any('"cards"' in line for line in theirs[1:])
+    other = 1 - drawer
+    differ = 0
+    for number in range(8):
+        world = state.resample_from_infostate(
+            other, pyspiel.UniformProbabilitySampler(number, number + 1))
+        assert world.information_state_string(other) == state.information_state_string(other)
+        differ += world.information_state_string(drawer) != state.information_state_string(
+            drawer)
+    assert differ >= 6
+
+
+def test_information_state_strings_stay_small_however_long_the_round() -> None:
+    """Perfect recall in a fixed-size digest (issue 23: 45 KB keys), distinct for distinct
+    histories of a seat."""
+    game = pyspiel.load_game("python_unogame", {"players": 3, "max_steps": 1500,
+                                                "rules": "draw_until_playable"})
+    state = game.new_initial_state()
+    state.apply_action(11)
+    rng = random.Random(2)
+    seen: dict[str, int] = {}
+    longest = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        text = state.information_state_string(player)
+        longest = max(longest, len(text))
+        assert seen.setdefault(text, state.core.steps) == state.core.steps
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.core.steps > 300 and longest < 6000
+
+
+def test_information_state_tensor_raises_instead_of_an_empty_list() -> None:
+    state = pyspiel.load_game("python_unogame", {"players": 2}).new_initial_state()
+    state.apply_action(1)
+    with pytest.raises(Exception, match="no information_state_tensor"):
+        state.information_state_tensor(state.current_player())
+    assert len(state.observation_tensor(state.current_player())) == SIZE
+
+
+def test_tree_walks_stop_with_a_reason_and_outcome_sampling_runs() -> None:
+    """CFR walks the whole tree, one Python frame per move: it stops with a clear reason
+    before Python's limit (issue 23: a bare RecursionError). Outcome-sampling MCCFR, one
+    sampled path per iteration, runs with a small ``max_steps``."""
+    from open_spiel.python.algorithms import cfr, outcome_sampling_mccfr
+
+    game = pyspiel.load_game("python_unogame", {"players": 2})
+    with pytest.raises(RecursionError, match="python_unogame: this algorithm recurses"):
+        cfr.CFRSolver(game)
+    short = pyspiel.load_game("python_unogame", {"players": 2, "max_steps": 120})
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(short)
+    for _ in range(5):
+        solver.iteration()
+    assert solver._infostates  # the solver's own table: regrets were stored
+
+
+def test_one_max_steps_default_everywhere() -> None:
+    from unogame.env import SingleAgentUno, uno_v0
+    from unogame.env.core import MAX_STEPS
+
+    game = pyspiel.load_game("python_unogame", {"players": 2})
+    assert game.max_game_length() == MAX_STEPS == UnoCore(2).max_steps
+    assert SingleAgentUno().core.max_steps == MAX_STEPS
+    assert uno_v0.raw_env().core.max_steps == MAX_STEPS
 
 
 def play_ismcts_rounds(rules: str, rounds: int, simulations: int,
@@ -185,3 +244,41 @@ def test_no_reaction_is_offered_off_turn_only() -> None:
     while not core.on_turn:
         state.apply_action(NO_REACTION)
     assert NO_REACTION not in state.legal_actions()
+
+
+def _clone_bytes(state: Any) -> int:
+    """Python memory held by one clone of ``state`` (OpenSpiel's random_sim_test keeps a
+    clone per step: a clone that grows with the round makes its memory quadratic)."""
+    import gc
+    import tracemalloc
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        clone = state.clone()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert clone.information_state_string(0) == state.information_state_string(0)
+    return held
+
+
+def test_a_clone_has_a_fixed_size_however_long_the_round() -> None:
+    """Issue 23: random_sim_test's memory grew quadratically with max_steps (196 MB /
+    577 MB / 2.1 GB at 1k / 2k / 4k) because every clone copied the round's records."""
+    game = pyspiel.load_game("python_unogame", {"players": 3, "max_steps": 5000,
+                                                "rules": "draw_until_playable"})
+    state = game.new_initial_state()
+    state.apply_action(4)
+    rng = random.Random(1)
+    sizes = {}
+    while not state.is_terminal() and state.core.steps < 1200:
+        if state.core.steps in (100, 1100):
+            sizes[state.core.steps] = _clone_bytes(state)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert set(sizes) == {100, 1100}
+    assert sizes[1100] < 2 * sizes[100], sizes
+    child = state.clone()
+    child.apply_action(child.legal_actions()[0])  # a clone plays on
+    assert child.core.steps == state.core.steps + 1

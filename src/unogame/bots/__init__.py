@@ -1,11 +1,12 @@
 """Bots: players that see only their seat's view and legal moves.
 
-Levels (``BOT_LEVELS``): ``random``, ``easy``, ``medium``, ``hard``.
+Levels (``BOT_LEVELS``): ``random``, ``rule``, ``easy``, ``medium``, ``hard``.
 """
 
-from .base import BOT_LEVELS, Bot, RandomBot, bot_move, make_bot
+from .base import BOT_LEVELS, Bot, RandomBot, RuleBot, bot_move, make_bot
 from .heuristic import EasyBot, MediumBot
 from .ismcts import HardBot
 
-__all__ = ["BOT_LEVELS", "Bot", "EasyBot", "HardBot", "MediumBot", "RandomBot", "bot_move",
+__all__ = ["BOT_LEVELS", "Bot", "EasyBot", "HardBot", "MediumBot", "RandomBot", "RuleBot",
+           "bot_move",
            "make_bot"]

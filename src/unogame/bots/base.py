@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine import Game, Move, Rules
+from ..engine.moves import ACCEPT, CATCH, COLOR, DRAW, PASS, PLAY, UNO
 
 
 class Bot:
@@ -71,6 +72,44 @@ class RandomBot(Bot):
         return legal[int(self.rng.random() * len(legal))]
 
 
+class RuleBot(Bot):
+    """``rule``, the trivial baseline (issue 23): say UNO, catch, play any legal card (at
+    random; its ``uno`` variant when there is one; jump in when it can), draw only when
+    forced. A colour is named at random and a challenge is never made. It keeps no memory,
+    which makes it the floor a learned agent must clear: ``random`` draws voluntarily, so
+    beating ``random`` mostly shows an agent learned not to draw.
+    """
+
+    level = "rule"
+    reaction_delay = 1.5
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move | None:
+        if not legal:
+            return None
+        for kind in (UNO, CATCH):
+            for move in legal:
+                if move.kind == kind:
+                    return move
+        plays = [move for move in legal if move.kind == PLAY]
+        if plays:  # on turn, a stack or a jump-in alike
+            said = [move for move in plays if move.uno]
+            return self._any(said or plays)
+        seat = self.seat if self.seat is not None else _seat_of(view)
+        if view["turn"] != seat:
+            return None
+        colors = [move for move in legal if move.kind == COLOR]
+        if colors:
+            return self._any(colors)
+        for kind in (DRAW, PASS, ACCEPT):
+            for move in legal:
+                if move.kind == kind:
+                    return move
+        return self._any(legal)
+
+    def _any(self, moves: Sequence[Move]) -> Move:
+        return moves[int(self.rng.random() * len(moves))]
+
+
 def _seat_of(view: dict[str, Any]) -> int:
     """The seat a view belongs to: the only hand shown as a list."""
     for seat, hand in enumerate(view["hands"]):
@@ -118,8 +157,8 @@ def play_next(game: Game, bots: Sequence[Bot],
     return None
 
 
-BOT_LEVELS: dict[str, type[Bot]] = {"random": RandomBot}
-"""Bot classes by level name; ``easy``, ``medium`` and ``hard`` register here too."""
+BOT_LEVELS: dict[str, type[Bot]] = {"random": RandomBot, "rule": RuleBot}
+"""Bot classes by level name, weakest first; ``easy``, ``medium`` and ``hard`` register here too."""
 
 
 BOT_PLUGIN_GROUP = "unogame.bots"
@@ -129,7 +168,7 @@ higher layers add levels this way, so this layer imports none of them."""
 
 
 def make_bot(level: str, seed: int = 0) -> Bot:
-    """A new bot of the named level (``random``, ``easy``, ``medium``, ``hard``, or a
+    """A new bot of the named level (``random``, ``rule``, ``easy``, ``medium``, ``hard``, or a
     plugin level such as ``policy:PATH``)."""
     if isinstance(level, str) and ":" in level:
         return _plugin_bot(level, seed)

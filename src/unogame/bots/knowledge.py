@@ -221,10 +221,13 @@ class CardTracker:
 
     def _give(self, event: dict[str, Any]) -> None:
         """A family's rule moved one card from ``seat`` to ``to``; only those two see which
-        (D17). A third party only knows the receiver holds one card more of some class (and
-        ``sync`` trims the giver's known cards to its hand size)."""
+        (D17). A third party only knows the receiver holds one card more of some class, and
+        that any one of the giver's known cards may be the one that left: it keeps only
+        the copies beyond the first of each (issue 23: keeping them all, a swap later in
+        the same move carried the given card's memory to the wrong seat)."""
         player, to, seat = event["seat"], event["to"], self.seat
         if "card" not in event:
+            self.known[player] = without_one_of_each(self.known[player])
             for index, value in enumerate(self.allowance[to]):
                 if value is not None:
                     self.allowance[to][index] = value + 1
@@ -262,6 +265,23 @@ class CardTracker:
                 for card in known:
                     counts[card] -= 1
         return [card for card in range(NUM_CARDS) for _ in range(max(0, counts[card]))]
+
+
+def without_one_of_each(cards: list[int]) -> list[int]:
+    """The cards still certain after one unseen card of them left: all but the first copy
+    of each kind, in order.
+
+    >>> without_one_of_each([5, 7, 5, 9, 5])
+    [5, 5]
+    """
+    seen: set[int] = set()
+    kept = []
+    for card in cards:
+        if card in seen:
+            kept.append(card)
+        else:
+            seen.add(card)
+    return kept
 
 
 def _remove(cards: list[int] | None, card: int) -> None:

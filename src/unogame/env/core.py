@@ -40,14 +40,16 @@ import numpy.typing as npt
 
 from ..bots.knowledge import CardTracker
 from ..engine import Event, Game, IllegalMoveError, Move, Rules
-from ..engine.cards import CARD_RANK, WILD_SWAP
+from ..engine.cards import CARD_POINTS, CARD_RANK, WILD_SWAP, card_from_code
 from ..engine.moves import PLAY, TURN_KINDS
 from ..native import supports
 from ..native.game import EV_ROUND_OVER, NativeGame
 from . import encoder
 from .actions import ACTION_NAMES, NO_REACTION, NUM_ACTIONS, action_to_move, code_to_action
+from .cap import capped_rewards
 from .memory import SeenCards
 from .observation import SIZE, rules_features
+from .reaction import jump_window
 from .worlds import sample_world
 
 RewardKind = Literal["share", "points"]
@@ -57,6 +59,8 @@ STEPPER: Final[Any] = getattr(encoder.NATIVE, "Stepper", None)
 STEP_ROUND_OVER: Final = -1
 STEP_ILLEGAL: Final = -2
 STEP_TRUNCATED: Final = -4
+MAX_STEPS: Final = 20_000
+"""Decisions after which an episode is cut (a truncation), in every API."""
 _NEW_MASK: Final = functools.partial(np.zeros, NUM_ACTIONS, np.int8)
 
 
@@ -64,15 +68,28 @@ class UnoCore:
     """One round (or, with ``match=True``, one match to ``rules.target_score``)."""
 
     def __init__(self, players: int, rules: Rules | None = None, match: bool = False,
-                 reward: RewardKind = "share", max_steps: int = 50_000,
-                 native: bool | None = None, stepper: bool | None = None) -> None:
+                 reward: RewardKind = "share", max_steps: int = MAX_STEPS,
+                 native: bool | None = None, stepper: bool | None = None,
+                 round_cap: int | None = None) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        if round_cap is not None and (match or not isinstance(round_cap, int)
+                                      or round_cap < 1):
+            raise ValueError("round_cap: a positive number of decisions, for single rounds "
+                             "(match=False)")
+        self.round_cap = round_cap
+        self.copy_history = True
+        """Whether a copy's engine game keeps the undo records (``pop``, ``record``);
+        OpenSpiel, which keeps a clone per step in its tests, turns it off so that each
+        clone has a fixed size."""
+        """Decisions after which an undecided round ends, scored from the hands
+        (:mod:`unogame.env.cap`); ``None``: no cap."""
         self.players = players
         self.rules = rules if rules is not None else Rules()
         self.match = match
         self.reward: RewardKind = reward
         self.max_steps = max_steps
+        self._limit = max_steps if round_cap is None else min(max_steps, round_cap)
         can = encoder.NATIVE is not None and supports(self.rules)
         if native and not can:
             raise ValueError("the compiled core is not available or cannot play these rules")
@@ -172,7 +189,7 @@ class UnoCore:
         self.game = game
         if self.stepper and self._state is not None:
             self._fast = STEPPER(self._state, self._rules_part, self._custom_swaps,
-                                 self.max_steps, _NEW_MASK)
+                                 self._limit, _NEW_MASK)
         self.over = self.truncated = False
         self.rewards = [0.0] * self.players
         self.returns = [0.0] * self.players
@@ -214,7 +231,13 @@ class UnoCore:
             turn, direction = self._game.turn, self._game.direction
         players = self.players
         seats = [(turn + step * direction) % players for step in range(1, players)]
+        if self._jump_window():
+            return seats
         return [seat for seat in seats if self._legal_codes(seat)]
+
+    def _jump_window(self) -> bool:
+        """:func:`~unogame.env.reaction.jump_window` of the game being played."""
+        return self.rules.jump_in and jump_window(self._game, self._state)
 
     # ---------------------------------------------------------------- reading
 
@@ -281,7 +304,11 @@ class UnoCore:
     def detach(self) -> None:
         """Take own copies of the mutable state (after a shallow ``copy.copy``)."""
         fast = self._fast
-        self.game = self._game.copy()
+        game = self._game
+        if self.copy_history or not isinstance(game, Game):
+            self.game = game.copy()
+        else:  # the same position without the undo records: a copy of fixed size
+            self.game = game.resample({}, game.draw_cards, game.seed)
         if fast is not None:
             self._fast = fast.copy(self._state)
         self.rewards = self.rewards[:]
@@ -371,7 +398,7 @@ class UnoCore:
                 return
             if self._on_turn or code & 7 in TURN_KINDS:  # a new moment to react to
                 self._queue = self._reaction_order()
-        if self._steps >= self.max_steps:
+        if self._steps >= self._limit:
             self._truncate()
             return
         self._next_decision()
@@ -386,6 +413,13 @@ class UnoCore:
                          f"seat {self.seat}; legal: {self.legal_actions()}")
 
     def _truncate(self) -> None:
+        if self.round_cap is not None and self.round_cap <= self.max_steps:
+            game = self._game
+            hands = game.position()["hands"]
+            self._pay(capped_rewards(game.hand_sizes(), [
+                sum(CARD_POINTS[card_from_code(code)] for code in hand) for hand in hands],
+                self.reward))
+            return
         self.over = self.truncated = True
         self.seat = -1
         self._codes, self._actions, self._mask = {}, [], None
@@ -488,7 +522,7 @@ class UnoCore:
     def _set_decision(self, seat: int, on_turn: bool) -> bool:
         """``seat`` decides now if it has a legal move (its actions read once)."""
         codes = self._legal_codes(seat)
-        if not codes and not on_turn:
+        if not codes and not on_turn and not self._jump_window():
             return False
         cache = self._action_of
         by_action = {}

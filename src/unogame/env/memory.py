@@ -29,6 +29,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from ..bots.knowledge import without_one_of_each
 from ..engine import Event
 from ..engine.cards import CARD_CODE, NUM_CARDS
 from ..engine.moves import MAX_SEATS
@@ -218,7 +219,9 @@ class SeenCards:
         self.has_known = True
 
     def _give(self, giver: int, receiver: int, card: int) -> None:
-        """Only the giver and the receiver see which card moved (D17)."""
+        """Only the giver and the receiver see which card moved (D17): a third seat keeps
+        only the copies beyond the first of each card it knew the giver held (any one of
+        them may have left), before a swap later in the move carries them on."""
         own = self.own
         if own is not None:
             given, taken = own[giver], own[receiver]
@@ -226,6 +229,9 @@ class SeenCards:
                 given.remove(card)
             if taken is not None:
                 taken.append(card)
+        for observer, known in enumerate(self.known):
+            if observer not in (giver, receiver) and known[giver]:
+                known[giver] = without_one_of_each(known[giver])
         self.known[giver][receiver].append(card)
         held = self.known[receiver][giver]
         if card in held:

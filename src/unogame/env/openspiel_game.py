@@ -9,9 +9,11 @@ seeds). Decisions, actions and
 observations are those of the PettingZoo environment (docs/ENV.md); the returns are +1 for
 the round's winner and -1/(n-1) for the others.
 
-- ``information_state_string(p)``: everything ``p`` has seen, in order (its first view,
-  then every event as ``Event.for_seat(p)`` gives it, and its own "no reaction" choices),
-  followed by its current view: perfect recall.
+- ``information_state_string(p)``: a digest (32 hex digits, a hash chain) of everything
+  ``p`` has seen, in order (its first view, then every event as ``Event.for_seat(p)``
+  gives it, and its own "no reaction" choices), then its current view: perfect recall in
+  a size that does not grow with the round. ``information_state_tensor`` raises
+  (none is provided).
 - ``observation_tensor(p)``: the observation array of docs/ENV.md;
   ``observation_string(p)``: ``p``'s current view.
 - ``resample_from_infostate(p, sampler)``: the hidden cards dealt again consistently with
@@ -28,9 +30,11 @@ the round's winner and -1/(n-1) for the others.
 
 from __future__ import annotations
 
-import copy
+import hashlib
+import inspect
 import json
 import random
+import sys
 import urllib.parse
 from typing import Any, Final
 
@@ -40,12 +44,32 @@ import pyspiel
 from ..engine import Event, Game, Rules
 from ..engine.playout import random_step
 from .actions import ACTION_NAMES, NO_REACTION, NUM_ACTIONS
-from .core import UnoCore
+from .core import MAX_STEPS, UnoCore
 from .observation import SIZE
 
 NUM_SEEDS: Final = 10_000
 """Outcomes of the opening chance node (the game's seed)."""
-DEFAULT_MAX_STEPS: Final = 20_000
+DEFAULT_MAX_STEPS: Final = MAX_STEPS
+DEPTH_MARGIN: Final = 200
+"""Python frames kept free below the recursion limit (:func:`_check_depth`)."""
+
+
+def _check_depth() -> None:
+    """Stop a tree walk that recurses once per move before Python's limit does, with a
+    reason: CFR, exploitability, external-sampling MCCFR and Deep CFR's traversals walk
+    the whole game, and a round of UNO runs up to ``max_steps`` decisions."""
+    limit = sys.getrecursionlimit() - DEPTH_MARGIN
+    frame = inspect.currentframe()
+    depth = 0
+    while frame is not None and depth <= limit:
+        frame = frame.f_back
+        depth += 1
+    if depth > limit:
+        raise RecursionError(
+            "python_unogame: this algorithm recurses once per move and reached Python's "
+            "recursion limit; a round of UNO lasts up to max_steps decisions (docs/ENV.md, "
+            "\"OpenSpiel algorithms\"): use outcome-sampling MCCFR with a small max_steps, "
+            "or IS-MCTS, NFSP, DQN; CFR, exploitability and Deep CFR need the whole tree")
 
 _GAME_TYPE: Final = pyspiel.GameType(
     short_name="python_unogame",
@@ -131,31 +155,11 @@ def rules_parameter(rules: Rules) -> str:
     return ";".join(parts)
 
 
-class SharedLog:
-    """An append-only list of texts that copies in O(1): copies share the items and keep
-    their own length, and an append to a shorter copy forks it."""
-
-    __slots__ = ("_items", "_length", "_text")
-
-    def __init__(self, items: list[str] | None = None) -> None:
-        self._items = items if items is not None else []
-        self._length = len(self._items)
-        self._text: str | None = None
-
-    def append(self, text: str) -> None:
-        if self._length != len(self._items):
-            self._items = self._items[:self._length]
-        self._items.append(text)
-        self._length += 1
-        self._text = None
-
-    def text(self) -> str:
-        if self._text is None:
-            self._text = "\n".join(self._items[:self._length])
-        return self._text
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> SharedLog:
-        return copy.copy(self)  # shares the items: an append to either copy forks them
+def recall(digest: bytes, text: str) -> bytes:
+    """The digest of a seat's information after one more thing seen: a hash chain, so an
+    information state has a fixed size however long the round (two histories give the same
+    digest only if they are the same, barring a 128-bit collision)."""
+    return hashlib.blake2b(digest + text.encode(), digest_size=16).digest()
 
 
 class UnoGame(pyspiel.Game):  # type: ignore[misc]
@@ -201,8 +205,9 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         self.rules = game.rules
         self.max_steps = game.max_steps
         self.core: UnoCore | None = None
-        self.logs: list[SharedLog] = []
-        """By seat: what the seat has seen, one text per view or event (perfect recall)."""
+        self.logs: list[bytes] = []
+        """By seat: the digest of what the seat has seen, its first view, every event and
+        its own "no reaction" choices in order (perfect recall in a fixed size)."""
 
     # ---------------------------------------------------------------- the game's course
 
@@ -232,21 +237,25 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
             # the engine's game: OpenSpiel pickles states (the core's are not picklable)
             self.core = UnoCore(self.players, self.rules, max_steps=self.max_steps,
                                 native=False)
+            self.core.copy_history = False
             self.core.reset(int(action))
-            self.logs = [SharedLog([_event_text(self.core.game.view(seat))])
+            self.logs = [recall(b"", _event_text(self.core.game.view(seat)))
                          for seat in range(self.players)]
             return
         core = self.core
+        if core.steps % 64 == 0:
+            _check_depth()
         seat = core.seat
         core.step(int(action))
         if action == NO_REACTION and seat >= 0:
-            self.logs[seat].append("no reaction")
+            self.logs[seat] = recall(self.logs[seat], "no reaction")
         self._log(core.events)
 
     def _log(self, events: list[Event]) -> None:
-        for seat, log in enumerate(self.logs):
+        logs = self.logs
+        for seat in range(len(logs)):
             for event in events:
-                log.append(_event_text(event.for_seat(seat)))
+                logs[seat] = recall(logs[seat], _event_text(event.for_seat(seat)))
 
     def returns(self) -> list[float]:
         core = self.core
@@ -274,15 +283,15 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
             return state
         rng = random.Random(int(probability_sampler() * 2**52))
         state.core = self.core.resample(player_id, rng)
-        state.logs = [copy.deepcopy(self.logs[player_id]) if seat == player_id
-                      else SharedLog([_event_text(state.core.game.view(seat))])
+        state.logs = [self.logs[player_id] if seat == player_id
+                      else recall(b"", _event_text(state.core.game.view(seat)))
                       for seat in range(self.players)]
         return state
 
     def info_state_text(self, player: int) -> str:
         if self.core is None:
             return "chance"
-        return self.logs[player].text() + "\n" + _event_text(self.core.game.view(player))
+        return self.logs[player].hex() + "\n" + _event_text(self.core.game.view(player))
 
     def observation_text(self, player: int) -> str:
         if self.core is None:
@@ -310,14 +319,19 @@ class UnoObserver:
 
 
 class UnoInfoStateObserver:
-    """The information-state observer: text only (perfect recall)."""
+    """The information-state observer: text only (perfect recall). There is no
+    information-state tensor: asking for one raises (it used to be an empty list)."""
 
     def __init__(self) -> None:
         self.tensor = None
         self.dict: dict[str, Any] = {}
 
     def set_from(self, state: UnoState, player: int) -> None:
-        pass
+        raise NotImplementedError(
+            "python_unogame provides no information_state_tensor (a perfect-recall tensor "
+            "of a round of any length has no fixed size): use observation_tensor (the "
+            "observation of docs/ENV.md, which holds the seat's memory) or "
+            "information_state_string")
 
     def string_from(self, state: UnoState, player: int) -> str:
         return state.info_state_text(player)

@@ -6,7 +6,9 @@ Customizable preset: all but the ``play WC`` plays that give a card (only a fami
 rule has a ``give`` step). The head has one logit per such action (683, not 23,083): the
 head's product, masked softmax, entropy and their gradients were most of MaskablePPO's time
 on this space, and 4,096 steps of the training example took 8 times less CPU with it.
-Models saved with it load with ``MaskablePPO.load`` and play as ``policy:PATH`` (this module
+(:class:`~unogame.env.compact.CompactActions`, ``actions="compact"`` in every env, is the
+same idea for any algorithm: the space of one rule set and table size.) Models saved with
+it load with ``MaskablePPO.load`` and play as ``policy:PATH`` (this module
 is imported by reference from the saved file).
 
 >>> PRESET_ACTIONS.size, int(PRESET_ACTIONS[-1])
@@ -16,20 +18,18 @@ is imported by reference from the saved file).
 from __future__ import annotations
 
 import importlib
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .actions import ACTIONS, NUM_ACTIONS
+from .actions import NUM_ACTIONS
+from .compact import PRESET_ACTIONS
 
 th: Any = importlib.import_module("torch")
 _distributions: Any = importlib.import_module("sb3_contrib.common.maskable.distributions")
 _policies: Any = importlib.import_module("sb3_contrib.common.maskable.policies")
 
-PRESET_ACTIONS: Final[npt.NDArray[np.int64]] = np.array(
-    [action for action, spec in enumerate(ACTIONS) if spec.gift < 0], dtype=np.int64)
-"""The actions a preset rule set can make legal, ascending (every one but a card gift)."""
 
 
 class SubsetCategorical(_distributions.MaskableCategoricalDistribution):  # type: ignore[misc]

@@ -5,7 +5,8 @@ Agents are ``player_0`` .. ``player_{n-1}`` (seat numbers). Every agent observes
 with ``observation`` (docs/ENV.md, "Observation") and ``action_mask`` (the legal actions of
 the agent selected; all zeros for the others). Off-turn reactions are steps of their own
 (docs/ENV.md, "Turns and reactions"). An illegal action raises ``ValueError`` and changes
-nothing.
+nothing. ``actions="compact"`` acts in the compact space (:mod:`unogame.env.compact`);
+``round_cap=N`` ends an undecided round after N decisions (:mod:`unogame.env.cap`).
 
 >>> from unogame.env import uno_v0
 >>> env = uno_v0.env(players=3, rules={"jump_in": True})
@@ -31,7 +32,8 @@ from pettingzoo import AECEnv
 
 from ..engine import Rules
 from .actions import ACTION_NAMES, NUM_ACTIONS
-from .core import RewardKind, UnoCore
+from .compact import ACTION_SPACES, ActionSpaceKind, CompactActions
+from .core import MAX_STEPS, RewardKind, UnoCore
 from .observation import HIGH, SIZE
 from .render import render
 from .wrapper import OrderEnforcing
@@ -64,22 +66,30 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
 
     def __init__(self, players: int = 2, rules: Rules | dict[str, Any] | None = None,
                  match: bool = False, reward: RewardKind = "share",
-                 render_mode: str | None = None, max_steps: int = 50_000) -> None:
-        EzPickle.__init__(self, players, rules, match, reward, render_mode, max_steps)
+                 render_mode: str | None = None, max_steps: int = MAX_STEPS,
+                 actions: ActionSpaceKind = "full", round_cap: int | None = None) -> None:
+        EzPickle.__init__(self, players, rules, match, reward, render_mode, max_steps, actions,
+                          round_cap)
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
-        self.core = UnoCore(players, make_rules(rules), match, reward, max_steps)
+        if actions not in ACTION_SPACES:
+            raise ValueError(f"actions must be one of {ACTION_SPACES}, not {actions!r}")
+        self.core = UnoCore(players, make_rules(rules), match, reward, max_steps,
+                            round_cap=round_cap)
+        self.compact = CompactActions(self.core.rules, players) if actions == "compact" else None
+        """The compact space's maps (``actions="compact"``), else ``None``."""
+        size = NUM_ACTIONS if self.compact is None else self.compact.size
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = self.possible_agents[:]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation = spaces.Dict({
             "observation": spaces.Box(0.0, HIGH, shape=(SIZE,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            "action_mask": spaces.Box(0, 1, shape=(size,), dtype=np.int8),
         })
         self.observation_spaces = {agent: observation for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS)
+        self.action_spaces = {agent: spaces.Discrete(size)
                               for agent in self.possible_agents}
         self._rng = random.Random()
         self._rewarded = False
@@ -114,10 +124,13 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     def observe(self, agent: str) -> ObsDict:
         seat = self._seat[agent]
         core = self.core
+        compact = self.compact
         if agent == self.agent_selection and not core.over:
             mask = core.action_mask()
+            if compact is not None:
+                mask = compact.mask(mask)
         else:
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            mask = np.zeros(NUM_ACTIONS if compact is None else compact.size, dtype=np.int8)
         return {"observation": core.observe(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -128,7 +141,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} must act: None is only for a finished agent")
         core = self.core
-        core.step(int(action))
+        core.step(int(action) if self.compact is None else self.compact.to_full(int(action)))
         self._cumulative_rewards[agent] = 0.0
         if core.over or self._rewarded:  # rewards are paid at the end only (all 0 before)
             self._rewarded = core.over
@@ -150,7 +163,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     def close(self) -> None:
         pass
 
-    @staticmethod
-    def action_name(action: int) -> str:
-        """The documented name of an action id (relative seats written ``+k``)."""
-        return ACTION_NAMES[action]
+    def action_name(self, action: int) -> str:
+        """The documented name of an action id of this env's space (relative seats written
+        ``+k``)."""
+        return ACTION_NAMES[action if self.compact is None else self.compact.to_full(action)]

@@ -46,7 +46,10 @@ static inline uno_state *state_of(Stepper *self) {
 
 /* unogame.env.actions.code_to_action, by the table's formula; -1 for a move without one. */
 int env_code_to_action(int32_t code, int seat, int players);
-/* seat decides now if it has a legal move (or it is its turn); 0 if not, -1 on error. */
+/* Whether a jump-in may be open now, from public fields only (every other seat reacts). */
+int env_jump_window(const uno_state *s);
+/* seat decides now if it has a legal move, a jump-in may be open, or it is its turn; 0 if
+ * not, -1 on error. */
 int env_set_decision(Stepper *self, int seat, int on_turn);
 /* table.reaction_order without delays, into the queue. */
 void env_reaction_order(Stepper *self);

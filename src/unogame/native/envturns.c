@@ -46,11 +46,19 @@ int env_code_to_action(int32_t code, int seat, int players) {
     }
 }
 
+/* Whether a jump-in may be open now, read from public fields only (the rule, nothing
+ * pending, a coloured card on top): then every other seat gets its reaction step, so the
+ * order of decisions never shows who holds the top card's twin (issue 23). */
+int env_jump_window(const uno_state *s) {
+    return s->rules.jump_in && s->winner < 0 && s->pending.kind == P_NONE
+        && s->discard_len > 0 && s->discard[s->discard_len - 1] < CARD_WILD;
+}
+
 int env_set_decision(Stepper *self, int seat, int on_turn) {
     int32_t moves[MAX_MOVES];
     const int players = self->players;
     int n = uno_legal_moves(state_of(self), seat, moves);
-    if (n == 0 && !on_turn) {
+    if (n == 0 && !on_turn && !env_jump_window(state_of(self))) {
         return 0;
     }
     memcpy(self->legal, moves, (size_t)n * sizeof moves[0]);
@@ -82,15 +90,17 @@ int env_set_decision(Stepper *self, int seat, int on_turn) {
 }
 
 /* table.reaction_order without delays: from the seat after the player to act, in the
- * direction of play, the seats with a legal move now. */
+ * direction of play, the seats with a legal move now; every other seat while a jump-in
+ * may be open (env_jump_window). */
 void env_reaction_order(Stepper *self) {
     const uno_state *s = state_of(self);
     const int players = self->players;
+    const int window = env_jump_window(s);
     int32_t moves[MAX_MOVES];
     self->queue_len = self->queue_at = 0;
     for (int step = 1; step < players; step++) {
         int seat = ((s->turn + step * s->direction) % players + players) % players;
-        if (uno_legal_moves(s, seat, moves) > 0) {
+        if (window || uno_legal_moves(s, seat, moves) > 0) {
             self->queue[self->queue_len++] = seat;
         }
     }

@@ -69,6 +69,9 @@ def register(subparsers: Any) -> None:
             house.add_argument(flag, dest=field.name, type=kind, default=None,
                                help=f"{field.name} (default {field.default})")
     parser.set_defaults(func=cmd_sim)
+    from .league_cli import register as register_league
+
+    register_league(subparsers)
 
 
 def cmd_sim(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
