@@ -295,11 +295,14 @@ class Game(MoveGeneration):
 
     # ----------------------------------------------------------------- moves and the record
 
-    def push(self, seat: int, move: Move | str) -> list[Event]:
+    def push(self, seat: int, move: Move | str, *, undo: bool = True) -> list[Event]:
         """Apply ``seat``'s move if it is legal and return the events it caused.
 
         An illegal move raises :class:`IllegalMoveError` (the reason cites the rule) and
         changes nothing; a move that is not notation raises ``NotationError``.
+        ``undo=False`` keeps no undo record (a long-running table never takes a move back:
+        :meth:`pop` would play the round again from its start, as after
+        :meth:`push_unchecked`).
         """
         if isinstance(move, str):
             move = Move.parse(move)
@@ -308,10 +311,11 @@ class Game(MoveGeneration):
         if move not in self.legal_moves(seat):
             raise IllegalMoveError(self.explain_illegal(seat, move))
         events: list[Event] = []
-        undo = (len(self._history), self._snapshot())
+        record = (len(self._history), self._snapshot()) if undo else None
         self._apply(seat, move, events)
         self._history.append((seat, move))
-        self._undo.append(undo)
+        if record is not None:
+            self._undo.append(record)
         return events
 
     def push_unchecked(self, seat: int, move: Move) -> None:
