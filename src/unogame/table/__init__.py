@@ -66,6 +66,7 @@ from .seats import (
 from .steps import (
     MATCH_OVER,
     PLAYING,
+    ROUND_CAPPED,
     ROUND_OVER,
     STAND_IN_MOVE,
     TABLE_EVENT_KINDS,
@@ -82,6 +83,7 @@ __all__ = [
     "DEFAULT_BOT_LEVEL",
     "MATCH_OVER",
     "PLAYING",
+    "ROUND_CAPPED",
     "ROUND_OVER",
     "STAND_IN_MOVE",
     "TABLE_EVENT_KINDS",
