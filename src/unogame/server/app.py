@@ -22,9 +22,11 @@ client -> server      meaning
                       (stored with the seats); the room message says ``helper`` for it
 ``hint``              helper on: a suggested move; answered by ``hint`` (``version``,
                       ``move``: a legal move's text or null), one per 3 s
-``replay``            ``game_no``, ``round``: a finished round, answered by ``replay``
-                      (``steps``: the deal, then each move's ``by``, ``stand_in``, the
-                      asker's ``view`` after it and the ``events`` as the asker saw them)
+``replay``            ``game_no``, ``round``, ``page`` (0 first): a finished round, answered
+                      by ``replay`` page by page (``pages``, ``first``: the number of its
+                      first step, ``total`` steps; ``steps``: the deal, then each move's
+                      ``by``, ``stand_in``, the asker's ``view`` after it and the
+                      ``events`` as the asker saw them); a page is at most 64 KiB
 ``ping``              keeps a connection alive
 ====================  =================================================================
 
@@ -43,7 +45,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-import io
 import json
 import logging
 import secrets
@@ -54,7 +55,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import segno
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -73,8 +73,11 @@ from .hub import Hub, LocalHub, encode
 from .limits import AddressAllowance
 from .manager import Limits, RoomManager, meta
 from .names import is_text
+from .outbox import Outbox
+from .qr import QrBusy, QrCodes
 from .redis_hub import RedisHub
 from .redis_store import RedisStorage, SharedAllowance
+from .replay_pages import ReplayPages
 from .rooms import Room, Timing
 from .seats import RoomError
 from .storage import SqliteStorage, Storage, StorageError
@@ -82,8 +85,6 @@ from .storage import SqliteStorage, Storage, StorageError
 log = logging.getLogger("unogame.server")
 
 STATIC_DIR = Path(str(resources.files("unogame.server") / "static"))
-OUTBOX_SIZE = 512
-"""Messages waiting for a slow client before it is disconnected."""
 
 
 class Connection:
@@ -96,21 +97,25 @@ class Connection:
         """Rooms this connection took a seat in (one per room, a few in all)."""
         self.seat: int | None = None
         self.room: Room | None = None
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_SIZE)
+        self.outbox = Outbox()
         self.limits = limits
         self.allowance = float(limits.message_burst)
         self.last = time.monotonic()
         self.overflowed = False
+        self.writer_task: asyncio.Task[None] | None = None
         self.closing = False
         self.emotes = EmoteAllowance()
         self.hints = Gap(HINT_GAP)
         self.replays = Gap(REPLAY_GAP)
 
     def send_text(self, text: str) -> None:
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
-            self.overflowed = True  # a client that does not read is dropped, not waited for
+        if not self.outbox.put(text):  # a client that does not read is dropped, not waited for
+            self.overflowed = True
+            self.outbox.close()  # emptied already; nothing more is kept for it
+            log.info("connection %s: more than %d bytes waiting to be sent; dropping it",
+                     self.address, self.outbox.max_bytes)
+            if self.writer_task is not None:  # it may wait on a socket that takes nothing
+                self.writer_task.cancel()
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))
@@ -131,15 +136,15 @@ class Connection:
     def close(self) -> None:
         """End this connection soon (its writer closes the socket)."""
         self.closing = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.outbox.put_nowait(None)
+        self.outbox.close()
 
     async def writer(self) -> None:
         while True:
             text = await self.outbox.get()
             if text is None or self.overflowed:
                 with contextlib.suppress(Exception):
-                    await self.websocket.close(1008 if self.overflowed else 1000)
+                    await asyncio.wait_for(self.websocket.close(1008 if self.overflowed
+                                                                else 1000), 1.0)
                 return
             try:
                 await self.websocket.send_text(text)
@@ -181,6 +186,7 @@ async def allowed(allowance: Allowance, address: str) -> bool:
 class Server:
     manager: RoomManager
     connections: set[Connection] = field(default_factory=set)
+    replays: ReplayPages = field(default_factory=ReplayPages)
     creations: Allowance = field(init=False)
     lookups: Allowance = field(init=False)
 
@@ -372,8 +378,9 @@ class Server:
         conn.send(await hint(self._room(conn), conn.seat, conn.hints))
 
     async def on_replay(self, conn: Connection, message: dict[str, Any]) -> None:
-        conn.send(await replay(self._room(conn), conn.seat, message.get("game_no"),
-                               message.get("round"), conn.replays))
+        conn.send_text(await replay(self._room(conn), conn.seat, message.get("game_no"),
+                                    message.get("round"), message.get("page"), conn.replays,
+                                    self.replays))
 
     def on_ping(self, conn: Connection, message: dict[str, Any]) -> None:
         conn.send({"type": "pong"})
@@ -384,10 +391,15 @@ class Server:
         await websocket.accept()
         conn = Connection(websocket, self.manager.limits)
         self.connections.add(conn)
-        writer = asyncio.create_task(conn.writer())
+        writer = conn.writer_task = asyncio.create_task(conn.writer())
         try:
             while not writer.done():
-                message = await websocket.receive()
+                receiving = asyncio.ensure_future(websocket.receive())
+                await asyncio.wait((receiving, writer), return_when=asyncio.FIRST_COMPLETED)
+                if not receiving.done():  # the writer ended (a client that does not read)
+                    receiving.cancel()
+                    break
+                message = receiving.result()
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
@@ -405,9 +417,12 @@ class Server:
             self.connections.discard(conn)
             self.leave(conn)
             if not writer.done():
-                conn.outbox.put_nowait(None) if not conn.outbox.full() else writer.cancel()
+                conn.outbox.close()
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(writer, 1.0)
+            if conn.overflowed:  # the writer was stopped mid-send: a close, if it goes out
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(websocket.close(1008), 1.0)
 
 
 CONTENT_SECURITY_POLICY = (
@@ -472,6 +487,7 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
         cluster = Cluster(manager, hub, storage)
     manager.load()
     server = Server(manager)
+    qr_codes = QrCodes()
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
@@ -487,11 +503,15 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
 
     async def api_qr(request: Request) -> Response:
         data = request.query_params.get("data", "")
-        if not data or len(data) > 300:
-            return Response("data: 1 to 300 characters", status_code=400)
-        buffer = io.BytesIO()
-        segno.make(data, error="m").save(buffer, kind="svg", scale=4, dark="#111", light="#fff")
-        return Response(buffer.getvalue(), media_type="image/svg+xml")
+        refusal = qr_codes.refusal(data)
+        if refusal is not None:
+            return Response(refusal, status_code=400)
+        try:
+            svg = await qr_codes.svg(data)
+        except QrBusy as error:
+            return Response(str(error), status_code=503, headers={"Retry-After": "1"})
+        return Response(svg, media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=3600"})
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True, "rooms": len(manager.rooms),
@@ -536,4 +556,5 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
     )
     app.state.server = server
     app.state.manager = manager
+    app.state.qr_codes = qr_codes
     return app
