@@ -270,14 +270,14 @@ def victim_ping_under_replay_flood(tmp_path: Path, stalling: int, flooders: int,
 
 def test_replay_requests_from_many_sockets_leave_a_victims_ping_fast(tmp_path: Path) -> None:
     times = victim_ping_under_replay_flood(tmp_path, stalling=3000, flooders=12, seconds=8)
-    assert max(times) < 0.5, f"slowest ping {max(times):.2f} s (of {len(times)})"
+    assert max(times) < 1.0, f"slowest ping {max(times):.2f} s (of {len(times)})"
 
 
 @pytest.mark.slow
 def test_replay_flood_at_the_issues_sizes_leaves_a_victims_ping_fast(tmp_path: Path) -> None:
     """Issue 21's figures: a round of ~7,000 steps, 16 connections asking every 2 s."""
     times = victim_ping_under_replay_flood(tmp_path, stalling=7000, flooders=16, seconds=40)
-    assert max(times) < 0.5, f"slowest ping {max(times):.2f} s (of {len(times)})"
+    assert max(times) < 1.0, f"slowest ping {max(times):.2f} s (of {len(times)})"
 
 
 # ---------------------------------------------------------------- clients that never read

@@ -45,7 +45,7 @@ def test_a_long_match_does_not_grow_the_tables_memory() -> None:
     """0.67 KiB a move before (every event of the match, the engine's undo records and
     history); now the memory after 40 more rounds is what it was after 10."""
     table = Table(BOTS, Rules(target_score=10**6), seed=5,
-                  settings=TableSettings(log_keep=300))
+                  settings=TableSettings(log_keep=300, keep_moves=False))
 
     def rounds(count: int) -> None:
         for _ in range(count):
