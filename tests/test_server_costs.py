@@ -75,7 +75,7 @@ def long_round(players: int, rules: Rules, seed: int, stalling: int,
             unos = [m for m in plays if m.endswith(" uno")]
             others = [m for m in legal if not m.startswith("catch")]
             move = (unos or plays or others or legal)[0]
-        game.push(seat, Move.parse(move), keep=False)
+        game.push(seat, Move.parse(move), undo=False)
         entries.append((seat, move))
     return entries
 

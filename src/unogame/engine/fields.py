@@ -53,7 +53,6 @@ class GameFields:
         "_start",
         "_start_events",
         "_undo",
-        "_unkept",
         "card_hands",
         "catchable_seats",
         "color_index",
@@ -111,7 +110,6 @@ class GameFields:
     _history: list[tuple[int, Move]]
     _undo: list[tuple[int, Snapshot]]  # (ply, the position before it)
     _finished_rounds: list[list[tuple[int, Move]]]
-    _unkept: bool  # a move was pushed with keep=False: no record, no pop
     _start: dict[str, Any] | None
 
     # ----------------------------------------------------------------- reading

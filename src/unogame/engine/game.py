@@ -90,7 +90,6 @@ class Game(MoveGeneration):
         self._history = []
         self._undo = []
         self._finished_rounds = []
-        self._unkept = False
         self._start = None
         self.dealer_draws = []
 
@@ -266,7 +265,6 @@ class Game(MoveGeneration):
         other.winner = self.winner
         other.game_winner = self.game_winner
         other.dealer_draws = self.dealer_draws
-        other._unkept = self._unkept and history
         if history:
             other._round_start = self._round_start
             other._origin = self._origin
@@ -297,14 +295,14 @@ class Game(MoveGeneration):
 
     # ----------------------------------------------------------------- moves and the record
 
-    def push(self, seat: int, move: Move | str, *, keep: bool = True) -> list[Event]:
+    def push(self, seat: int, move: Move | str, *, undo: bool = True) -> list[Event]:
         """Apply ``seat``'s move if it is legal and return the events it caused.
 
         An illegal move raises :class:`IllegalMoveError` (the reason cites the rule) and
         changes nothing; a move that is not notation raises ``NotationError``.
-        ``keep=False``: the move is kept neither for :meth:`pop` nor for :meth:`record`
-        (a server's table stores its moves itself and never takes one back: its memory
-        does not grow with the match); both raise once such a move was pushed.
+        ``undo=False`` keeps no undo record (the position before the move, about 1.7 KiB;
+        a table never takes a move back): :meth:`pop` then plays the round again from its
+        start, as after :meth:`push_unchecked`. The move is in :meth:`record` either way.
         """
         if isinstance(move, str):
             move = Move.parse(move)
@@ -313,14 +311,11 @@ class Game(MoveGeneration):
         if move not in self.legal_moves(seat):
             raise IllegalMoveError(self.explain_illegal(seat, move))
         events: list[Event] = []
-        if not keep:
-            self._apply(seat, move, events)
-            self._unkept = True
-            return events
-        undo = (len(self._history), self._snapshot())
+        before = (len(self._history), self._snapshot()) if undo else None
         self._apply(seat, move, events)
         self._history.append((seat, move))
-        self._undo.append(undo)
+        if before is not None:
+            self._undo.append(before)
         return events
 
     def push_unchecked(self, seat: int, move: Move) -> None:
@@ -336,8 +331,6 @@ class Game(MoveGeneration):
 
         A move made with :meth:`push` is undone from its undo record, the position it
         was made in (as python-chess does)."""
-        if self._unkept:
-            raise IndexError("moves pushed with keep=False cannot be taken back")
         if not self._history:
             raise IndexError("no move to take back in this round")
         last = self._history.pop()
@@ -377,8 +370,6 @@ class Game(MoveGeneration):
         :func:`replay` plays it back exactly (a game from :meth:`resample` starts at its
         position, whose later reshuffles may differ, D14).
         """
-        if self._unkept:
-            raise ValueError("moves pushed with keep=False are not in the record")
         start = self._start
         if start is None:
             origin = self._origin

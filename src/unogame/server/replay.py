@@ -55,7 +55,7 @@ def replay_steps(players: int, rules: Rules, seed: int, deal: dict[str, Any] | N
                 yield _step(game, seat, None, False, events)
             continue
         stand_in = text.startswith(STAND_IN_PREFIX)
-        events = game.push(who, Move.parse(text.removeprefix(STAND_IN_PREFIX)), keep=False)
+        events = game.push(who, Move.parse(text.removeprefix(STAND_IN_PREFIX)), undo=False)
         if number == round_no:
             moves += 1
             yield _step(game, seat, who, stand_in, events)

@@ -294,8 +294,7 @@ class Room(RoomPresence):
                                  turn_timer=float(self.timer) if self.timer else None,
                                  next_round_countdown=self.timing.next_round,
                                  stand_in_level=default_bot_level(),
-                                 round_cap=ROUND_MOVE_CAP, log_keep=LOG_KEEP,
-                                 keep_moves=False)  # stored; a match does not grow
+                                 round_cap=ROUND_MOVE_CAP, log_keep=LOG_KEEP)
         seats = [SeatSpec(seat.name, seat.level or default_bot_level()
                           if seat.kind == "bot" else None) for seat in self.seats]
         game = None

@@ -53,9 +53,6 @@ class TableSettings:
     round_cap: int | None = None
     """A round that reaches this many moves ends the match with no winner (nobody scores
     that round; docs/DECISIONS.md T1). ``None``: no cap."""
-    keep_moves: bool = True
-    """The game keeps its moves (``Game.record``, ``pop``, ``history``). ``False``: a front
-    end that stores them itself saves the memory (a move pushed with ``keep=False``)."""
     log_keep: int | None = None
     """Only the last this many events are kept for :meth:`Table.feed` (memory stays
     bounded over a long match; :attr:`Table.event_count` still counts them all).

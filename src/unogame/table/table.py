@@ -511,7 +511,7 @@ class Table:
 
     def _push(self, seat: int, move: Move, stand_in: bool) -> list[Event]:
         turn = self.game.turn
-        events = self.game.push(seat, move, keep=self.settings.keep_moves)
+        events = self.game.push(seat, move, undo=False)  # a table never takes one back
         if stand_in:
             events.insert(0, Event(STAND_IN_MOVE, {"seat": seat,
                                                    "name": self._seats[seat].spec.name}))
