@@ -1,11 +1,15 @@
 """Memory soak of the web server (issue 9, item 9). Not a test: it prints the RSS curve.
 
-R rooms play match after match for M minutes against one server process (SQLite on a
-fresh file), each watched by S spectators. Three seats of each room are bots; its host
-plays the fourth with the first legal move, deals each next round and asks for a rematch
-when a match is over (a room with nobody there pauses, so someone must stay). Every 30 seconds
-the server's resident memory (VmRSS) is printed with the rooms, connections and moves so
-far; at the end the growth over the second half of the run.
+R rooms play for M minutes against one server process (SQLite on a fresh file), each
+watched by S spectators. Three seats of each room are bots; its host plays the fourth with
+the first legal move, deals each next round and asks for a rematch when a match is over (a
+room with nobody there pauses, so someone must stay). The matches are long
+(``--target-score``, 2000 by default: a match outlasts a 20-minute run, so the memory a
+match keeps until it ends shows as growth). Every 30 seconds the server's resident memory
+(VmRSS), open file descriptors and threads are printed with the rooms, connections and
+moves so far; at the end the growth over the second half and over the last 10 minutes.
+Goal (issue 21): RSS growth under 5 MiB over the last 10 minutes of a 20-minute run, file
+descriptors and threads flat.
 
     nice -n 10 .venv/bin/python benchmarks/soak.py --rooms 200 --spectators 2 --minutes 20
 
@@ -42,6 +46,17 @@ def rss_mib(pid: int) -> float:
     return rss_kib(pid) / 1024
 
 
+def fds_and_threads(pid: int) -> tuple[int, int]:
+    """The process's open file descriptors and threads (from /proc)."""
+    fds = len(os.listdir(f"/proc/{pid}/fd"))
+    threads = 0
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("Threads:"):
+                threads = int(line.split()[1])
+    return fds, threads
+
+
 async def messages(ws: Any, stop: asyncio.Event) -> AsyncIterator[dict[str, Any]]:
     """A connection's messages until ``stop`` is set."""
     while not stop.is_set():
@@ -74,8 +89,9 @@ def serve(port: int, db: str, think: float) -> None:
 
 
 class Soak:
-    def __init__(self, url: str, rooms: int, spectators: int) -> None:
+    def __init__(self, url: str, rooms: int, spectators: int, target_score: int) -> None:
         self.url = url
+        self.target_score = target_score
         self.rooms = rooms
         self.spectators = spectators
         self.moves = 0
@@ -85,10 +101,10 @@ class Soak:
     async def room(self, index: int, stop: asyncio.Event) -> None:
         await asyncio.sleep(index * 0.05)  # do not create them all in one burst
         async with websockets.connect(self.url, max_size=2**22) as host:
+            rules = {"target_score": self.target_score}
             await host.send(json.dumps({"type": "create", "name": f"Host {index}",
                                         "bots": ["random", "easy", "medium"],
-                                        "settings": {"seats": 4,
-                                                     "rules": {"target_score": 150}}}))
+                                        "settings": {"seats": 4, "rules": rules}}))
             code = None
             while code is None:
                 message = json.loads(await host.recv())
@@ -134,22 +150,29 @@ def health(base: str) -> dict[str, Any]:
         return data
 
 
-async def drive(args: argparse.Namespace, base: str, memory: Any) -> list[tuple[float, float]]:
-    soak = Soak(base.replace("http", "ws") + "/ws", args.rooms, args.spectators)
+Sample = tuple[float, float, int, int]
+"""minute, RSS MiB, file descriptors, threads (-1: not known)."""
+
+
+async def drive(args: argparse.Namespace, base: str, memory: Any,
+                resources: Any = None) -> list[Sample]:
+    soak = Soak(base.replace("http", "ws") + "/ws", args.rooms, args.spectators,
+                args.target_score)
     stop = asyncio.Event()
     tasks = [asyncio.create_task(soak.room(i, stop)) for i in range(args.rooms)]
     start = time.monotonic()
-    curve: list[tuple[float, float]] = []
-    print(f"{'minute':>6} {'RSS MiB':>8} {'rooms':>6} {'conns':>6} {'updates':>8} "
-          f"{'matches':>7}", flush=True)
+    curve: list[Sample] = []
+    print(f"{'minute':>6} {'RSS MiB':>8} {'fds':>5} {'thr':>4} {'rooms':>6} {'conns':>6} "
+          f"{'updates':>8} {'matches':>7}", flush=True)
     while (elapsed := time.monotonic() - start) < args.minutes * 60:
         await asyncio.sleep(min(args.every, args.minutes * 60 - elapsed))
         minute = (time.monotonic() - start) / 60
         mib = memory()
+        fds, threads = resources() if resources is not None else (-1, -1)
         state = await asyncio.to_thread(health, base)
-        curve.append((minute, mib))
-        print(f"{minute:6.1f} {mib:8.1f} {state['rooms']:6d} {state['connections']:6d} "
-              f"{soak.moves:8d} {soak.matches:7d}", flush=True)
+        curve.append((minute, mib, fds, threads))
+        print(f"{minute:6.1f} {mib:8.1f} {fds:5d} {threads:4d} {state['rooms']:6d} "
+              f"{state['connections']:6d} {soak.moves:8d} {soak.matches:7d}", flush=True)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     if soak.errors:
@@ -158,11 +181,19 @@ async def drive(args: argparse.Namespace, base: str, memory: Any) -> list[tuple[
     return curve
 
 
-def report(curve: list[tuple[float, float]]) -> None:
-    half = [mib for minute, mib in curve if minute >= curve[-1][0] / 2]
-    if len(half) >= 2:
-        print(f"second half: {half[0]:.1f} -> {half[-1]:.1f} MiB "
-              f"({half[-1] - half[0]:+.1f} MiB), max {max(half):.1f}")
+def report(curve: list[Sample]) -> None:
+    if not curve:
+        return
+    end = curve[-1][0]
+    for label, since in (("second half", end / 2), ("last 10 minutes", end - 10)):
+        part = [sample for sample in curve if sample[0] >= since]
+        if len(part) < 2 or (label == "last 10 minutes" and end < 15):
+            continue
+        first, last = part[0], part[-1]
+        print(f"{label}: RSS {first[1]:.1f} -> {last[1]:.1f} MiB ({last[1] - first[1]:+.1f} "
+              f"MiB, max {max(s[1] for s in part):.1f}); fds {first[2]} -> {last[2]} "
+              f"(max {max(s[2] for s in part)}); threads {first[3]} -> {last[3]} "
+              f"(max {max(s[3] for s in part)})")
 
 
 def main() -> int:
@@ -172,6 +203,8 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=20.0)
     parser.add_argument("--every", type=float, default=30.0, help="seconds between samples")
     parser.add_argument("--think", type=float, default=0.3, help="bot think seconds")
+    parser.add_argument("--target-score", type=int, default=2000,
+                        help="each match's target score (long matches)")
     parser.add_argument("--trace", action="store_true", help="tracemalloc, in-process server")
     parser.add_argument("--serve", nargs=2, metavar=("PORT", "DB"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -182,14 +215,16 @@ def main() -> int:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     print(f"soak: {args.rooms} bot rooms, {args.spectators} spectators each, "
-          f"{args.minutes:g} min, bot think {args.think} s, db {db}")
+          f"{args.minutes:g} min, bot think {args.think} s, target score "
+          f"{args.target_score}, db {db}")
     if args.trace:
         return trace(args, port, db, base)
     server = subprocess.Popen([sys.executable, __file__, "--think", str(args.think),
                                "--serve", str(port), db])
     try:
         wait_up(base)
-        curve = asyncio.run(drive(args, base, lambda: rss_mib(server.pid)))
+        curve = asyncio.run(drive(args, base, lambda: rss_mib(server.pid),
+                                  lambda: fds_and_threads(server.pid)))
     finally:
         server.terminate()
         server.wait(20)
@@ -225,7 +260,7 @@ def trace(args: argparse.Namespace, port: int, db: str, base: str) -> int:
         snapshots.append(tracemalloc.take_snapshot())
         return tracemalloc.get_traced_memory()[0] / 2**20
 
-    curve = asyncio.run(drive(args, base, memory))
+    curve = asyncio.run(drive(args, base, memory, lambda: fds_and_threads(os.getpid())))
     server.should_exit = True
     thread.join(20)
     report(curve)

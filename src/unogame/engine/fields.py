@@ -7,6 +7,7 @@ move generation, and ``game`` adds construction and the move history's public fa
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, Final, NamedTuple
 
 from .cards import CARD_CODE
@@ -109,7 +110,7 @@ class GameFields:
     _start_events: list[Event]
     _history: list[tuple[int, Move]]
     _undo: list[tuple[int, Snapshot]]  # (ply, the position before it)
-    _finished_rounds: list[list[tuple[int, Move]]]
+    _finished_rounds: list[array[int]]  # seat, move code, seat, ... (packed)
     _start: dict[str, Any] | None
 
     # ----------------------------------------------------------------- reading

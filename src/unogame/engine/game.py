@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -296,11 +297,14 @@ class Game(MoveGeneration):
 
     # ----------------------------------------------------------------- moves and the record
 
-    def push(self, seat: int, move: Move | str) -> list[Event]:
+    def push(self, seat: int, move: Move | str, *, undo: bool = True) -> list[Event]:
         """Apply ``seat``'s move if it is legal and return the events it caused.
 
         An illegal move raises :class:`IllegalMoveError` (the reason cites the rule) and
         changes nothing; a move that is not notation raises ``NotationError``.
+        ``undo=False`` keeps no undo record (the position before the move, about 1.7 KiB;
+        a table never takes a move back): :meth:`pop` then plays the round again from its
+        start, as after :meth:`push_unchecked`. The move is in :meth:`record` either way.
         """
         if isinstance(move, str):
             move = Move.parse(move)
@@ -309,10 +313,11 @@ class Game(MoveGeneration):
         if move not in self.legal_moves(seat):
             raise IllegalMoveError(self.explain_illegal(seat, move))
         events: list[Event] = []
-        undo = (len(self._history), self._snapshot())
+        before = (len(self._history), self._snapshot()) if undo else None
         self._apply(seat, move, events)
         self._history.append((seat, move))
-        self._undo.append(undo)
+        if before is not None:
+            self._undo.append(before)
         return events
 
     def push_unchecked(self, seat: int, move: Move) -> None:
@@ -352,7 +357,7 @@ class Game(MoveGeneration):
             raise IllegalMoveError("R7.4: the round is not over yet")
         if self.game_winner is not None:
             raise IllegalMoveError(f"R3.2: the game is over; seat {self.game_winner} won")
-        self._finished_rounds.append(self._history)
+        self._finished_rounds.append(_packed(self._history))  # 8 bytes a move, not 64
         self._history = []
         self._undo = []
         self.dealer = (self.dealer + 1) % self.players
@@ -373,7 +378,7 @@ class Game(MoveGeneration):
             if origin is None:
                 raise ValueError("this game was never dealt nor set up: it has no record")
             start = {"state": dump_position(self._clone_at(origin))}
-        rounds = [*self._finished_rounds, self._history]
+        rounds = [*map(_unpacked, self._finished_rounds), self._history]
         return {
             "rules": self.rules.to_dict(),
             "seed": self.seed,
@@ -384,6 +389,15 @@ class Game(MoveGeneration):
     def explain_illegal(self, seat: int, move: Move) -> str:
         """Why ``move`` is not legal for ``seat`` now, citing the rule."""
         return explain(self, seat, move)
+
+def _packed(moves: Sequence[tuple[int, Move]]) -> array[int]:
+    """A finished round's moves, kept for :meth:`Game.record` in little memory."""
+    return array("i", [number for seat, move in moves for number in (seat, move.code)])
+
+
+def _unpacked(packed: array[int]) -> list[tuple[int, Move]]:
+    return [(packed[i], Move.from_code(packed[i + 1])) for i in range(0, len(packed), 2)]
+
 
 def replay(record: dict[str, Any]) -> Game:
     """Play a game record (from :meth:`Game.record`) back; raises on any illegal move."""

@@ -223,8 +223,9 @@ class NativeGame:
         codes = self._state.legal_moves(self.turn if seat is None else seat)
         return [Move.from_code(code) for code in codes]
 
-    def push(self, seat: int, move: Move | str) -> list[Event]:
-        """Apply a legal move and return its events (as ``Game.push``)."""
+    def push(self, seat: int, move: Move | str, *, undo: bool = True) -> list[Event]:
+        """Apply a legal move and return its events (as ``Game.push``; the compiled core
+        keeps no undo record either way)."""
         if isinstance(move, str):
             move = Move.parse(move)
         if not isinstance(seat, int) or not 0 <= seat < self.players:

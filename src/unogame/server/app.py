@@ -24,9 +24,11 @@ client -> server      meaning
                       (stored with the seats); the room message says ``helper`` for it
 ``hint``              helper on: a suggested move; answered by ``hint`` (``version``,
                       ``move``: a legal move's text or null), one per 3 s
-``replay``            ``game_no``, ``round``: a finished round, answered by ``replay``
-                      (``steps``: the deal, then each move's ``by``, ``stand_in``, the
-                      asker's ``view`` after it and the ``events`` as the asker saw them)
+``replay``            ``game_no``, ``round``, ``page`` (0 first): a finished round, answered
+                      by ``replay`` page by page (``pages``, ``first``: the number of its
+                      first step, ``total`` steps; ``steps``: the deal, then each move's
+                      ``by``, ``stand_in``, the asker's ``view`` after it and the
+                      ``events`` as the asker saw them); a page is at most 64 KiB
 ``ping``              keeps a connection alive; ``beat``: true also promises one every 2 s
                       (the page): 15 s of silence then means a dead link (heartbeat.py)
 ``visibility``        ``hidden`` (true/false): the page went to the background or came
@@ -52,7 +54,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-import io
 import json
 import logging
 import secrets
@@ -63,7 +64,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import segno
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -85,8 +85,11 @@ from .limits import AddressAllowance
 from .log_limits import LogLimiter
 from .manager import Limits, RoomManager, meta
 from .names import is_text
+from .outbox import Outbox
+from .qr import QrBusy, QrCodes
 from .redis_hub import RedisHub
 from .redis_store import RedisStorage, SharedAllowance
+from .replay_pages import ReplayPages
 from .rooms import Room, Timing
 from .seats import RoomError
 from .storage import SqliteStorage, Storage, StorageError
@@ -95,8 +98,6 @@ log = logging.getLogger("unogame.server")
 
 STATIC_DIR = Path(str(resources.files("unogame.server") / "static"))
 ROOM_GONE = "this room no longer exists (the server lost it); start or join another room"
-OUTBOX_SIZE = 512
-"""Messages waiting for a slow client before it is disconnected."""
 TOKEN_LOOKUP_GAP = 1.0
 """A connection whose address spent its lookups may still resume with a seat token once a
 second: another client behind the same address cannot keep a player out of their seat."""
@@ -113,11 +114,12 @@ class Connection:
         """Rooms this connection took a seat in (one per room, a few in all)."""
         self.seat: int | None = None
         self.room: Room | None = None
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_SIZE)
+        self.outbox = Outbox()
         self.limits = limits
         self.allowance = float(limits.message_burst)
         self.last = time.monotonic()
         self.overflowed = False
+        self.writer_task: asyncio.Task[None] | None = None
         self.closing = False
         self.beat = False
         """It pings every few seconds (the page): silence means a dead link."""
@@ -131,10 +133,13 @@ class Connection:
         """Room lookups with a seat token when the address's allowance is spent."""
 
     def send_text(self, text: str) -> None:
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
-            self.overflowed = True  # a client that does not read is dropped, not waited for
+        if not self.outbox.put(text):  # a client that does not read is dropped, not waited for
+            self.overflowed = True
+            self.outbox.close()  # emptied already; nothing more is kept for it
+            log.info("connection %s: more than %d bytes waiting to be sent; dropping it",
+                     self.address, self.outbox.max_bytes)
+            if self.writer_task is not None:  # it may wait on a socket that takes nothing
+                self.writer_task.cancel()
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))
@@ -155,15 +160,15 @@ class Connection:
     def close(self) -> None:
         """End this connection soon (its writer closes the socket)."""
         self.closing = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.outbox.put_nowait(None)
+        self.outbox.close()
 
     async def writer(self) -> None:
         while True:
             text = await self.outbox.get()
             if text is None or self.overflowed:
                 with contextlib.suppress(Exception):
-                    await self.websocket.close(1008 if self.overflowed else 1000)
+                    await asyncio.wait_for(self.websocket.close(1008 if self.overflowed
+                                                                else 1000), 1.0)
                 return
             try:
                 await self.websocket.send_text(text)
@@ -208,6 +213,7 @@ class Server:
     """Origins of pages (besides the server's own) whose WebSockets are accepted."""
     connections: set[Connection] = field(default_factory=set)
     websocket_count: WebSocketCount = field(init=False)
+    replays: ReplayPages = field(default_factory=ReplayPages)
     creations: Allowance = field(init=False)
     lookups: Allowance = field(init=False)
 
@@ -431,8 +437,9 @@ class Server:
         conn.send(await hint(self._room(conn), conn.seat, conn.hints))
 
     async def on_replay(self, conn: Connection, message: dict[str, Any]) -> None:
-        conn.send(await replay(self._room(conn), conn.seat, message.get("game_no"),
-                               message.get("round"), conn.replays))
+        conn.send_text(await replay(self._room(conn), conn.seat, message.get("game_no"),
+                                    message.get("round"), message.get("page"), conn.replays,
+                                    self.replays))
 
     def on_ping(self, conn: Connection, message: dict[str, Any]) -> None:
         if message.get("beat") is True:
@@ -474,10 +481,15 @@ class Server:
         await websocket.accept()
         conn = Connection(websocket, self.manager.limits)
         self.connections.add(conn)
-        writer = asyncio.create_task(conn.writer())
+        writer = conn.writer_task = asyncio.create_task(conn.writer())
         try:
             while not writer.done():
-                message = await websocket.receive()
+                receiving = asyncio.ensure_future(websocket.receive())
+                await asyncio.wait((receiving, writer), return_when=asyncio.FIRST_COMPLETED)
+                if not receiving.done():  # the writer ended (a client that does not read)
+                    receiving.cancel()
+                    break
+                message = receiving.result()
                 if message["type"] == "websocket.disconnect" or conn.closing:
                     break
                 text = message.get("text")
@@ -495,9 +507,12 @@ class Server:
             self.connections.discard(conn)
             self.leave(conn)
             if not writer.done():
-                conn.outbox.put_nowait(None) if not conn.outbox.full() else writer.cancel()
+                conn.outbox.close()
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(writer, 1.0)
+            if conn.overflowed:  # the writer was stopped mid-send: a close, if it goes out
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(websocket.close(1008), 1.0)
 
 
 CONTENT_SECURITY_POLICY = (
@@ -565,6 +580,7 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
     manager.load()
     server = Server(manager, allowed_origins)
     log_limiter = LogLimiter()
+    qr_codes = QrCodes()
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
@@ -580,11 +596,15 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
 
     async def api_qr(request: Request) -> Response:
         data = request.query_params.get("data", "")
-        if not data or len(data) > 300:
-            return Response("data: 1 to 300 characters", status_code=400)
-        buffer = io.BytesIO()
-        segno.make(data, error="m").save(buffer, kind="svg", scale=4, dark="#111", light="#fff")
-        return Response(buffer.getvalue(), media_type="image/svg+xml")
+        refusal = qr_codes.refusal(data)
+        if refusal is not None:
+            return Response(refusal, status_code=400)
+        try:
+            svg = await qr_codes.svg(data)
+        except QrBusy as error:
+            return Response(str(error), status_code=503, headers={"Retry-After": "1"})
+        return Response(svg, media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=3600"})
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True, "rooms": len(manager.rooms),
@@ -635,4 +655,5 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
     )
     app.state.server = server
     app.state.manager = manager
+    app.state.qr_codes = qr_codes
     return app

@@ -4,31 +4,31 @@
   medium bot, hearing only that seat's events), computed in the bots' worker threads
   (:data:`~.flow.THINKERS`), never on the event loop; one per :data:`HINT_GAP` seconds.
 - ``replay``: a finished round rebuilt from the stored move log (``replay.py``), for the
-  asking seat only; the log is read in the storage thread and replayed in
-  :data:`REPLAYERS` (a long match takes a few hundred milliseconds: the bots' threads
-  are not held up by it).
+  asking seat only, one page at a time (``replay_pages.py``: built once off the loop, one
+  build at a time for the whole server, kept in a bounded cache); a build takes one from
+  the connection's allowance (one per :data:`REPLAY_GAP` seconds), a page already built
+  does not.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import functools
+import json
 import time
 from typing import Any, Final
 
 from .commits import off_loop
 from .flow import THINKERS
-from .replay import ReplayError, round_replay
+from .replay import ReplayError
+from .replay_pages import ReplayBusy, ReplayPages, build_pages
 from .rooms import Room
-from .seats import RoomError
+from .seats import ROUND_MOVE_CAP, RoomError
 
 HINT_GAP: Final = 3.0
 """Seconds between two hints of one connection."""
 REPLAY_GAP: Final = 2.0
-"""Seconds between two replays asked by one connection."""
-REPLAYERS: Final = concurrent.futures.ThreadPoolExecutor(max_workers=1,
-                                                        thread_name_prefix="replay")
-"""Replays are rebuilt here, one at a time, never on the event loop."""
+"""Seconds between two replays built for one connection."""
 
 
 class Gap:
@@ -76,23 +76,38 @@ async def hint(room: Room, seat: int | None, allowance: Gap) -> dict[str, Any]:
     return {"type": "hint", "version": version, "move": move.text if move else None}
 
 
-async def replay(room: Room, seat: int | None, game_no: Any, round_no: Any,
-                 allowance: Gap) -> dict[str, Any]:
-    """The ``replay`` message: the steps of a finished round as ``seat`` saw them (one
-    from ``allowance`` per replay built)."""
+async def replay(room: Room, seat: int | None, game_no: Any, round_no: Any, page: Any,
+                 allowance: Gap, pages: ReplayPages) -> str:
+    """The ``replay`` message (its JSON text): page ``page`` (0, 1, ...) of the steps of a
+    finished round as ``seat`` saw them, with ``pages`` (how many), ``first`` (the number
+    of its first step) and ``total`` (steps in the round)."""
     seat = _seated_person(room, seat)
+    if page is None:
+        page = 0
+    if type(page) is not int or page < 0:
+        raise RoomError("no_replay", "page: a number from 0")
     players, seed, deal = room.replay_source(game_no, round_no)
     if seat >= players:
         raise RoomError("no_replay", "this seat was not at the table in that game")
-    allowance.check("replay_limited", "one replay every two seconds")
-    entries = await off_loop(room.storage.load_moves, room.code, game_no)
+    key = (room.code, game_no, seed, round_no, seat)
+    build = functools.partial(build_pages, players, room.rules, seed, deal,
+                              round_no=round_no, seat=seat, round_cap=ROUND_MOVE_CAP)
     try:
-        steps = await asyncio.get_running_loop().run_in_executor(
-            REPLAYERS, round_replay, players, room.rules, seed, deal, entries, round_no, seat)
+        built = await pages.get(
+            key, functools.partial(off_loop, room.storage.load_moves, room.code, game_no),
+            build, functools.partial(allowance.check, "replay_limited",
+                                     "one replay every two seconds"))
     except ReplayError as error:
         raise RoomError("no_replay", str(error)) from None
-    return {"type": "replay", "game_no": game_no, "round": round_no, "seat": seat,
-            "steps": steps}
+    except ReplayBusy as error:
+        raise RoomError("replay_busy", str(error)) from None
+    if page >= len(built.pages):
+        raise RoomError("no_replay", f"this replay has {len(built.pages)} pages")
+    first, steps = built.pages[page]
+    head = json.dumps({"type": "replay", "game_no": game_no, "round": round_no, "seat": seat,
+                       "page": page, "pages": len(built.pages), "first": first,
+                       "total": built.steps}, separators=(",", ":"))
+    return head[:-1] + ',"steps":' + steps + "}"
 
 
-__all__ = ["HINT_GAP", "REPLAYERS", "REPLAY_GAP", "Gap", "hint", "replay"]
+__all__ = ["HINT_GAP", "REPLAY_GAP", "Gap", "hint", "replay"]

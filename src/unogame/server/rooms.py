@@ -40,6 +40,7 @@ from .seats import (
     LOBBY,
     LOG_KEEP,
     MATCHES_KEPT,
+    ROUND_MOVE_CAP,
     SEED_BITS,
     RoomError,
     Seat,
@@ -357,7 +358,8 @@ class Room(RoomPresence):
         settings = TableSettings(grace=float(self.grace),
                                  turn_timer=float(self.timer) if self.timer else None,
                                  next_round_countdown=self.timing.next_round,
-                                 stand_in_level=default_bot_level())
+                                 stand_in_level=default_bot_level(),
+                                 round_cap=ROUND_MOVE_CAP, log_keep=LOG_KEEP)
         seats = [SeatSpec(seat.name, seat.level or default_bot_level()
                           if seat.kind == "bot" else None) for seat in seated]
         game = None

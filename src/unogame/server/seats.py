@@ -31,6 +31,14 @@ MATCHES_KEPT: Final = 20
 """The finished matches a room remembers for its scoreboard ("Play again" keeps them)."""
 """Events kept for a (re)joining client's log."""
 
+MAX_TARGET_SCORE: Final = 5000
+"""The highest ``target_score`` a room may play to (ten times the usual 500): a match's
+length, and the log a replay reads, stay bounded."""
+ROUND_MOVE_CAP: Final = 10_000
+"""A round that reaches this many moves ends the match with no winner (docs/DECISIONS.md
+L1). Bot tables of random bots play a round of over 6,700 moves about once in a thousand;
+people never come near it. Lowering it would leave a stored longer round unplayable."""
+
 GRACE_DEFAULT: Final = 20
 """Seconds a player may be gone before a bot stands in for them (a room setting)."""
 
@@ -131,6 +139,9 @@ def parse_settings(data: dict[str, Any]) -> dict[str, Any]:
         rules = Rules.from_dict(rules_data)
     except (RulesError, TypeError) as error:
         raise rules_error(error, "rules: ") from None
+    if rules.target_score > MAX_TARGET_SCORE:
+        raise RoomError("target_too_high",
+                        f"rules: target_score is at most {MAX_TARGET_SCORE} points")
     try:  # the engine's own limits: every seat taken must still be dealt
         Game.new(seats, rules, 0)
     except PositionError as error:

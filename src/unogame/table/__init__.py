@@ -71,6 +71,7 @@ from .seats import (
 from .steps import (
     MATCH_OVER,
     PLAYING,
+    ROUND_CAPPED,
     ROUND_OVER,
     STAND_IN_MOVE,
     TABLE_EVENT_KINDS,
@@ -87,6 +88,7 @@ __all__ = [
     "DEFAULT_BOT_LEVEL",
     "MATCH_OVER",
     "PLAYING",
+    "ROUND_CAPPED",
     "ROUND_OVER",
     "STAND_IN_MOVE",
     "TABLE_EVENT_KINDS",

@@ -50,6 +50,13 @@ class TableSettings:
     connected person has pressed "next round")."""
     stand_in_level: str = DEFAULT_BOT_LEVEL
     """The level of the bots that stand in for people."""
+    round_cap: int | None = None
+    """A round that reaches this many moves ends the match with no winner (nobody scores
+    that round; docs/DECISIONS.md L1). ``None``: no cap."""
+    log_keep: int | None = None
+    """Only the last this many events are kept for :meth:`Table.feed` (memory stays
+    bounded over a long match; :attr:`Table.event_count` still counts them all).
+    ``None``: the whole match is kept."""
 
     def __post_init__(self) -> None:
         if self.grace < 0:
@@ -58,6 +65,10 @@ class TableSettings:
             raise ValueError("turn_timer must be positive (or None: off)")
         if self.next_round_countdown is not None and self.next_round_countdown < 0:
             raise ValueError("next_round_countdown must be at least 0 (or None: off)")
+        if self.round_cap is not None and self.round_cap < 1:
+            raise ValueError("round_cap must be at least 1 move (or None: no cap)")
+        if self.log_keep is not None and self.log_keep < 0:
+            raise ValueError("log_keep must be at least 0 (or None: everything)")
         if self.stand_in_level not in BOT_LEVELS:
             raise ValueError(f"unknown bot level {self.stand_in_level!r}")
 

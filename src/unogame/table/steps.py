@@ -16,7 +16,10 @@ MATCH_OVER: Final = "match_over"
 STAND_IN_MOVE: Final = "stand_in_move"
 """A table event, logged just before the events of a move a bot made for a person:
 ``{"type": "stand_in_move", "seat": 1, "name": "Ann"}`` ("bot played for Ann")."""
-TABLE_EVENT_KINDS: Final = (STAND_IN_MOVE,)
+ROUND_CAPPED: Final = "round_capped"
+"""A table event, after the move that brought a round to ``TableSettings.round_cap`` moves:
+``{"type": "round_capped", "moves": 10000}``; the match is over, with no winner."""
+TABLE_EVENT_KINDS: Final = (STAND_IN_MOVE, ROUND_CAPPED)
 """Event kinds the table adds to the engine's; bots are never sent them."""
 
 
@@ -123,5 +126,6 @@ class SeatInfo:
 Step = DecisionRequest | NextRound | None
 
 
-__all__ = ["MATCH_OVER", "PLAYING", "ROUND_OVER", "STAND_IN_MOVE", "TABLE_EVENT_KINDS",
-           "BotFailure", "BotPlay", "DecisionRequest", "NextRound", "SeatInfo", "Step"]
+__all__ = ["MATCH_OVER", "PLAYING", "ROUND_CAPPED", "ROUND_OVER", "STAND_IN_MOVE",
+           "TABLE_EVENT_KINDS", "BotFailure", "BotPlay", "DecisionRequest", "NextRound",
+           "SeatInfo", "Step"]

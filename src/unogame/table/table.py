@@ -6,7 +6,9 @@ See the package docstring (``unogame.table``) for how a front end drives a :clas
 from __future__ import annotations
 
 import functools
+import itertools
 import random
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -20,6 +22,7 @@ from .seats import SeatSpec, TableError, TableSettings, derived_seed
 from .steps import (
     MATCH_OVER,
     PLAYING,
+    ROUND_CAPPED,
     ROUND_OVER,
     STAND_IN_MOVE,
     TABLE_EVENT_KINDS,
@@ -94,7 +97,14 @@ class Table:
         """Each finished round: winner, points by seat, scores after it."""
         self.bot_failures: list[BotFailure] = []
         self._last_moves: dict[int, tuple[int, str]] = {}
-        self._log: list[tuple[int, Event]] = []
+        self._log: deque[tuple[int, Event]] = deque(maxlen=self.settings.log_keep)
+        self._logged = 0
+        """Events logged in the whole match (``_log`` keeps the last ``log_keep``)."""
+        self._round_moves = 0
+        """Moves made in the current round (``settings.round_cap``)."""
+        self.capped = False
+        """The current round reached ``settings.round_cap`` moves: the match is over with
+        no winner (docs/DECISIONS.md L1)."""
         self._jitter = random.Random(derived_seed(seed, "reactions"))
         self._window: list[int] = []
         self._asked: set[int] = set()
@@ -132,6 +142,8 @@ class Table:
     @property
     def status(self) -> str:
         game = self.game
+        if self.capped:
+            return MATCH_OVER
         if game.winner is None:
             return PLAYING
         return ROUND_OVER if game.game_winner is None else MATCH_OVER
@@ -163,16 +175,22 @@ class Table:
     @property
     def event_count(self) -> int:
         """Events logged in the whole match (a front end keeps its place with it)."""
-        return len(self._log)
+        return self._logged
+
+    def _kept(self, start: int) -> list[tuple[int, Event]]:
+        """The logged events from number ``start`` that are still kept (``log_keep``)."""
+        first = self._logged - len(self._log)
+        return list(itertools.islice(self._log, max(0, start - first), None))
 
     def feed(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
         """The match's events from number ``start`` as ``seat`` may see them
-        (``Event.for_seat``; ``None``: a spectator)."""
-        return [event.for_seat(seat) for _round, event in self._log[max(0, start):]]
+        (``Event.for_seat``; ``None``: a spectator). With ``settings.log_keep``, only the
+        last so many events are still there."""
+        return [event.for_seat(seat) for _round, event in self._kept(start)]
 
     def feed_rounds(self, seat: int | None, start: int = 0) -> list[tuple[int, dict[str, Any]]]:
         """Like :meth:`feed`, each event with the number of the round it belongs to."""
-        return [(number, event.for_seat(seat)) for number, event in self._log[max(0, start):]]
+        return [(number, event.for_seat(seat)) for number, event in self._kept(start)]
 
     def last_move(self, seat: int | None) -> tuple[int, str] | None:
         """The version on which ``seat``'s person last moved themselves, and the move's text
@@ -350,7 +368,7 @@ class Table:
         if self._out is not None:
             return None
         game = self.game
-        status = PLAYING if game.winner is None else self.status
+        status = self.status
         if status == ROUND_OVER:
             reason = self._deal_reason()
             return NextRound(self.version, reason) if reason else None
@@ -389,7 +407,7 @@ class Table:
             raise TableError("stale", "this request is not the one handed out")
         self.cancel(request)
         seat = request.seat
-        if request.version != self.version or self.game.winner is not None \
+        if request.version != self.version or self.status != PLAYING \
                 or self._driver(seat, request.on_turn) is not request.bot:
             return None
         failure: str | None = None
@@ -452,6 +470,7 @@ class Table:
         events = self.game.next_round()
         self.version += 1
         self.round += 1
+        self._round_moves = 0
         self.ready.clear()
         self._turn_since = self.now
         for index, info in enumerate(self._seats):
@@ -533,6 +552,7 @@ class Table:
     def _record(self, events: Sequence[Event]) -> None:
         number = self.round
         self._log.extend([(number, event) for event in events])
+        self._logged += len(events)
         for event in events:
             if event.type == "round_over":
                 self.results.append({"winner": event.public["winner"],
@@ -552,13 +572,20 @@ class Table:
 
     def _push(self, seat: int, move: Move, stand_in: bool) -> list[Event]:
         turn = self.game.turn
-        events = self.game.push(seat, move)
+        events = self.game.push(seat, move, undo=False)  # a table never takes one back
         if not stand_in and self._seats[seat].spec.bot is None:
             self._last_moves[seat] = (self.version, move.text)
         if stand_in:
             events.insert(0, Event(STAND_IN_MOVE, {"seat": seat,
                                                    "name": self._seats[seat].spec.name}))
         self.version += 1
+        self._round_moves += 1
+        cap = self.settings.round_cap
+        if cap is not None and self._round_moves >= cap and self.game.winner is None:
+            self.capped = True  # L1: the match ends here, nobody scores this round
+            events.append(Event(ROUND_CAPPED, {"moves": cap}))
+            self.results.append({"winner": None, "points": [0] * self.players,
+                                 "scores": list(self.game.scores), "capped": True})
         if seat == turn or self.game.turn != turn:
             self._turn_since = self.now
         self._record(events)
@@ -570,7 +597,7 @@ class Table:
         self._opened = self.now
         self._asked = set()
         self._reactions = {}
-        if self.game.winner is not None:
+        if self.status != PLAYING:
             self._window = []
             return
         self._window = reaction_window(self.game, self._delays, self._jitter)

@@ -91,6 +91,7 @@ export function logLine(event) {
     case "round_over": return t("web.log.round_over", { name: seatName(event.winner), points: event.points.reduce((a, b) => a + b, 0) });
     case "deal": return t("web.log.deal");
     case "stand_in_move": return t("web.log.stand_in_move", { name });
+    case "round_capped": return t("web.log.round_capped", { moves: event.moves });
     default: return event.type;
   }
 }

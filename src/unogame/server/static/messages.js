@@ -148,7 +148,7 @@ function onError(message) {
     return;
   }
   if (message.code === "stale") { toast(t("web.error.stale")); return; }
-  if (message.code === "no_replay" || message.code === "replay_limited") replayFailed();
+  if (["no_replay", "replay_limited", "replay_busy"].includes(message.code)) replayFailed(message.code);
   if (message.refusal) { toast(moveRefusalText(message.refusal)); return; }
   if (message.code === "bad_rule") {  // the Wild Customizable rule: why, in the reader's language
     S.homeError = refusalText(message.reason, message.fields ?? {}, t);

@@ -1,6 +1,8 @@
 // A finished round replayed step by step, opened from the scoreboard. The server rebuilds
 // it from the stored moves and sends only what this seat saw: its own hand, the other
-// hands as counts, the events as they reached this seat.
+// hands as counts, the events as they reached this seat. It comes in pages (at most 64 KiB
+// each): the first page opens the viewer, the next one is asked for as the viewer nears
+// the end of what has come.
 
 import { cardSVG as cardMarkup, colorBadge as badgeMarkup } from "./cards.js";
 import { send } from "./connection.js";
@@ -12,7 +14,10 @@ import { S, changed, seatName } from "./state.js";
 const cardSVG = (code) => raw(cardMarkup(code));
 const colorBadge = (color, size) => raw(badgeMarkup(color, size));
 let timer = null;
+let retry = null;
 const STEP_MS = 1200;
+const PREFETCH = 20;  // steps before the end of the pages that came: ask for the next one
+const RETRY_MS = 2100;  // a page refused (the server was busy): asked again after this
 
 export function replayButton(gameNo, round) {
   if (S.seat === null || S.seat === undefined || !gameNo) return "";
@@ -21,18 +26,58 @@ export function replayButton(gameNo, round) {
 }
 
 export function openReplay(gameNo, round) {
-  S.replay = { loading: true, gameNo, round, steps: [], index: 0 };
-  send({ type: "replay", game_no: gameNo, round });
+  stop();
+  S.replay = { loading: true, gameNo, round, steps: [], total: 0, pages: 1, asking: null, index: 0 };
+  askPage(0);
+}
+
+function askPage(page) {
+  const replay = S.replay;
+  if (!replay || replay.asking !== null || page >= replay.pages) return;
+  replay.asking = page;
+  send({ type: "replay", game_no: replay.gameNo, round: replay.round, page });
+}
+
+// The pages come in order: page N is asked for once pages 0..N-1 are here.
+function nextPage(replay) {
+  return replay.loading ? 0 : replay.loadedPages;
+}
+
+function wantMore() {
+  const replay = S.replay;
+  if (!replay || replay.loading || replay.steps.length >= replay.total) return;
+  if (replay.index >= replay.steps.length - PREFETCH) askPage(nextPage(replay));
 }
 
 export function onReplay(message) {
-  stop();
-  S.replay = { loading: false, gameNo: message.game_no, round: message.round, seat: message.seat,
-    steps: message.steps, index: 0 };
+  const replay = S.replay;
+  if (!replay || replay.gameNo !== message.game_no || replay.round !== message.round
+    || message.page !== replay.asking) return;
+  replay.asking = null;
+  if (replay.loading) {
+    Object.assign(replay, { loading: false, seat: message.seat, total: message.total,
+      pages: message.pages, loadedPages: 0, steps: [] });
+  }
+  if (message.first !== replay.steps.length) return;  // not the next page: ignored
+  replay.steps.push(...message.steps);
+  replay.loadedPages += 1;
+  wantMore();
 }
 
-export function replayFailed() {
-  if (S.replay?.loading) S.replay = null;
+export function replayFailed(code) {
+  const replay = S.replay;
+  if (!replay) return;
+  if (replay.loading && (code === "no_replay" || replay.asking === 0)) {
+    S.replay = null;
+    stop();
+    return;
+  }
+  if (replay.asking === null) return;
+  const page = replay.asking;
+  replay.asking = null;
+  if (code === "no_replay") return;
+  if (retry !== null) clearTimeout(retry);
+  retry = setTimeout(() => { retry = null; if (S.replay === replay) { askPage(page); changed(); } }, RETRY_MS);
 }
 
 function stop() {
@@ -44,7 +89,8 @@ function go(delta) {
   const replay = S.replay;
   if (!replay || !replay.steps.length) return;
   replay.index = Math.max(0, Math.min(replay.steps.length - 1, replay.index + delta));
-  if (replay.index === replay.steps.length - 1) stop();
+  wantMore();
+  if (replay.index === replay.total - 1) stop();
 }
 
 // A click on one of the viewer's buttons; true when it was one.
@@ -57,10 +103,10 @@ export function replayAction(target) {
     case "replay-first": stop(); if (S.replay) S.replay.index = 0; return true;
     case "replay-play":
       if (timer !== null) { stop(); return true; }
-      if (S.replay && S.replay.index >= S.replay.steps.length - 1) S.replay.index = 0;
+      if (S.replay && S.replay.index >= S.replay.total - 1) S.replay.index = 0;
       timer = setInterval(() => { go(1); changed(); }, STEP_MS);
       return true;
-    case "replay-close": stop(); S.replay = null; return true;
+    case "replay-close": stop(); if (retry !== null) clearTimeout(retry); retry = null; S.replay = null; return true;
     default: return false;
   }
 }
@@ -82,8 +128,8 @@ export function replayDialog() {
   const top = view.discard_pile[0];
   const lines = step.events.map((event) => html`<li>${logLine(event)}</li>`);
   const playing = timer !== null;
-  const last = replay.steps.length - 1;
-  const body = html`<p class="muted replay-step" data-testid="replay-step">${t("web.replay.step", { step: replay.index + 1, total: replay.steps.length })}
+  const last = replay.total - 1;
+  const body = html`<p class="muted replay-step" data-testid="replay-step">${t("web.replay.step", { step: replay.index + 1, total: replay.total })}
       · ${t("web.replay.own_view")}</p>
     <ol class="replay-seats">${others}</ol>
     <div class="replay-table">

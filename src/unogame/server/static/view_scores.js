@@ -28,7 +28,10 @@ export function roundDialog() {
       ${replayButton(S.roomInfo?.game_no, game.results.length)}`);
   }
   if (over) {
-    body.push(html`<p class="match-winner celebrate">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>${scoreTable()}${pastMatches()}`);
+    const ending = view.game_winner === null || view.game_winner === undefined
+      ? html`<p class="match-winner">${t("web.match_no_winner")}</p>`  // the round cap (L1)
+      : html`<p class="match-winner celebrate">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>`;
+    body.push(html`${ending}${scoreTable()}${pastMatches()}`);
     body.push(host ? html`<button class="primary big" data-action="rematch" autofocus>${t("web.rematch")}</button>`
       : html`<p class="muted">${t("web.wait_rematch")}</p>`);
   } else if (S.seat !== null) {
