@@ -156,7 +156,7 @@ async def table_of_players(urls: list[str], seed: int, bots: int = 1,
     """A room with its host on ``urls[0]``, a guest on ``urls[-1]`` and ``bots`` bots,
     started; its two players (``settings``: more room settings, e.g. grace)."""
     host = await create_room(urls[0], seats=2 + bots, bots=["random"] * bots,
-                             rules=rules or {"target_score": 10_000}, **settings)
+                             rules=rules or {"target_score": 5_000}, **settings)
     guest = await Client.connect(urls[-1])
     await guest.request({"type": "join", "room": host.room, "name": "Guest"}, "state")
     deadline = asyncio.get_running_loop().time() + 30

@@ -92,7 +92,7 @@ def test_people_back_on_a_restarted_process_are_not_played_for(
         players: list[Player] = []
         for index in range(ROOMS):
             players += await table_of_players([staying.ws_url, restarted.ws_url], seed=index,
-                                              rules={"target_score": 10_000}, grace=5)
+                                              rules={"target_score": 5_000}, grace=5)
         hosts, guests = players[0::2], players[1::2]
         for host in hosts:
             host.urls = [staying.ws_url]
@@ -318,7 +318,7 @@ def test_a_room_lost_by_redis_is_said_to_be_gone(tmp_path: Path) -> None:
 
             async def scenario() -> list[str]:
                 host = await create_room(servers[0].ws_url, seats=3, bots=["random"],
-                                         rules={"target_score": 10_000})
+                                         rules={"target_score": 5_000})
                 guest = await Client.connect(servers[1].ws_url)
                 await guest.request({"type": "join", "room": host.room, "name": "Guest"},
                                     "state")
