@@ -243,6 +243,7 @@ async def run(args: argparse.Namespace) -> None:
         servers.append(subprocess.Popen(
             [sys.executable, "-m", "unogame", "serve", "--port", str(port), *backend,
              "--max-rooms", str(args.rooms + 1_000_000), "--per-address", "1000000",
+             "--connections-per-address", "1000000",
              "--log-level", "error"],
             stdout=subprocess.DEVNULL))
     try:

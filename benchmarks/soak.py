@@ -38,7 +38,8 @@ import websockets
 from server_load import free_port, rss_kib  # this folder's load benchmark
 
 UNLIMITED = {"rooms_per_address": (10**6, 10**6), "lookups_per_address": (10**6, 10**6),
-             "max_seats_per_connection": 10**6, "max_rooms": 10**5}
+             "max_seats_per_connection": 10**6, "max_rooms": 10**5,
+             "websockets_per_address": 10**6, "joined_seats_per_address": 10**6}
 """Every soak client comes from 127.0.0.1."""
 
 
