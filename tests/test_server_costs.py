@@ -19,8 +19,6 @@ import json
 import os
 import socket
 import struct
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.parse
@@ -32,12 +30,12 @@ from typing import Any
 import pytest
 from test_server_support import (
     Client,
+    ServerProcess,
     ServerThread,
     create_room,
     free_port,
     join,
     run,
-    stop_process,
 )
 
 from unogame.engine import Game, Move, Rules
@@ -118,33 +116,18 @@ def stored_long_round(tmp_path: Path, stalling: int, finish: bool = True) -> Sto
     return StoredRoom(db, code, tokens, rules, data["game_seed"], entries)
 
 
-class UnoServe:
-    """``uno serve`` in a subprocess on a free port (per-address allowances lifted: every
-    test client comes from 127.0.0.1)."""
+class UnoServe(ServerProcess):
+    """``uno serve`` in a subprocess on a free port, started at once (per-address allowances
+    lifted: every test client comes from 127.0.0.1; its log beside the database)."""
 
     def __init__(self, db: Path) -> None:
-        self.port = free_port()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "unogame", "serve", "--port", str(self.port), "--db", str(db),
-             "--bot-think", "0", "--per-address", "100000"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                self.health()
-                return
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("uno serve did not start") from None
-                time.sleep(0.1)
+        super().__init__(db, free_port(), bot_think=0, extra=["--per-address", "100000"],
+                         log=db.with_suffix(".log"))
+        self.start()
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
 
     def health(self) -> dict[str, Any]:
         with urllib.request.urlopen(self.url + "/healthz", timeout=30) as response:
@@ -152,13 +135,11 @@ class UnoServe:
             return data
 
     def rss_mib(self) -> float:
+        assert self.process is not None
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
         raise LookupError("VmRSS")
-
-    def stop(self) -> None:
-        stop_process(self.process)
 
     def __enter__(self) -> UnoServe:
         return self
