@@ -180,6 +180,22 @@ class ServeProcess:
         stop_process(self.process)
 
 
+@contextlib.contextmanager
+def two_servers(redis_server: RedisServer, logs: Path) -> Iterator[list[ServeProcess]]:
+    """Two ``uno serve --redis`` processes on one Redis, logging into ``logs``: both start
+    at once, then both are waited for; both stopped at the end."""
+    started: list[ServeProcess] = []
+    try:
+        for number in range(2):
+            started.append(ServeProcess(redis_server.url).launch(logs / f"serve{number}.log"))
+        for server in started:
+            server.wait_ready()
+        yield started
+    finally:
+        for server in started:
+            server.stop()
+
+
 class Nginx:
     """Debian's nginx with the shipped docs/nginx.conf (its upstream ports and listening
     port filled in), its own prefix, pid and logs in a temporary directory."""

@@ -20,6 +20,7 @@ from redis_support import (
     RedisServer,
     ServeProcess,
     redis_server_fixture,  # noqa: F401 - the fixture redis_server
+    two_servers,
     wait_until,
 )
 from test_server_support import Client, ServerThread, create_room, run
@@ -34,17 +35,8 @@ ROOMS = 2
 
 @pytest.fixture
 def servers(redis_server: RedisServer, tmp_path: Path) -> Iterator[list[ServeProcess]]:
-    started: list[ServeProcess] = []
-    try:
-        for number in range(2):
-            started.append(ServeProcess(redis_server.url).launch(
-                tmp_path / f"serve{number}.log"))
-        for server in started:
-            server.wait_ready()
+    with two_servers(redis_server, tmp_path) as started:
         yield started
-    finally:
-        for server in started:
-            server.stop()
 
 
 async def until(condition: object, timeout: float, what: str) -> None:

@@ -19,6 +19,7 @@ from redis_support import (
     RedisServer,
     ServeProcess,
     redis_server_fixture,  # noqa: F401 - the fixture redis_server
+    two_servers,
 )
 from test_server_support import Client, run
 
@@ -31,17 +32,8 @@ NOT_SAVED = "the game could not be saved; nothing changed, try again"
 
 @pytest.fixture
 def servers(redis_server: RedisServer, tmp_path: Path) -> Iterator[list[ServeProcess]]:
-    started: list[ServeProcess] = []
-    try:
-        for number in range(2):  # both start at once, then both are waited for
-            started.append(ServeProcess(redis_server.url).launch(
-                tmp_path / f"serve{number}.log"))
-        for server in started:
-            server.wait_ready()
+    with two_servers(redis_server, tmp_path) as started:
         yield started
-    finally:
-        for server in started:
-            server.stop()
 
 
 def stored_version(redis_server: RedisServer, code: str) -> int:
