@@ -41,15 +41,9 @@ import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-from link_proxy import LinkProxy  # noqa: E402 - the tests' proxy, from the tests folder
+from link_proxy import HIDE, LinkProxy  # noqa: E402 - the tests' proxy, from the tests folder
 
 CHROMIUM = "/usr/bin/chromium"
-HIDE = """(hidden) => {
-  Object.defineProperty(document, "visibilityState", {configurable: true,
-    get: () => hidden ? "hidden" : "visible"});
-  Object.defineProperty(document, "hidden", {configurable: true, get: () => hidden});
-  document.dispatchEvent(new Event("visibilitychange"));
-}"""
 
 
 class Ben:

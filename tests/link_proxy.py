@@ -6,7 +6,8 @@ between a client and the server instead. :meth:`LinkProxy.hold` stops forwarding
 ways, or only the server's answers with ``answers_only``): the bytes wait in the kernel's
 buffers and every socket stays open, as on a link that drops every packet. New
 connections are accepted but get nowhere either. :meth:`LinkProxy.resume` lets it all
-through again, in order.
+through again, in order. :data:`HIDE`, the other thing a phone does to a page: it puts it
+in the background.
 """
 
 from __future__ import annotations
@@ -16,6 +17,15 @@ import select
 import socket
 import threading
 from typing import Any
+
+HIDE = """(hidden) => {
+  Object.defineProperty(document, "visibilityState", {configurable: true,
+    get: () => hidden ? "hidden" : "visible"});
+  Object.defineProperty(document, "hidden", {configurable: true, get: () => hidden});
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+"""The Page Visibility API as a phone in the background shows it (Chromium's headless pages
+are always visible): the state read by the page, and the event it listens to."""
 
 
 class LinkProxy:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from link_proxy import LinkProxy
+from link_proxy import HIDE, LinkProxy
 from test_browser_phone import NUMBER_HANDS, PHONE, add_bot, create_room, join_room, stacked
 from test_browser_play import click, pytestmark, wait
 from test_server_support import ServerThread
@@ -22,14 +22,6 @@ from unogame.server.flow import STAND_IN_PREFIX
 
 __all__ = ["pytestmark"]
 
-HIDE = """(hidden) => {
-  Object.defineProperty(document, "visibilityState", {configurable: true,
-    get: () => hidden ? "hidden" : "visible"});
-  Object.defineProperty(document, "hidden", {configurable: true, get: () => hidden});
-  document.dispatchEvent(new Event("visibilitychange"));
-}"""
-"""The Page Visibility API as a phone in the background shows it (Chromium's headless pages
-are always visible): the state read by the page, and the event it listens to."""
 
 
 def moves_of(server: ServerThread, code: str, seat: int) -> tuple[list[str], list[str]]:
