@@ -28,6 +28,7 @@ from ..i18n import LANGUAGES
 from ..table import DecisionRequest, NextRound, TableError
 from .keys import latin_character, latin_key_name
 from .match import Match, MatchConfig
+from .refusals import refusal_text
 from .screens.base import MIN_HEIGHT, MIN_WIDTH
 from .screens.game import GameScreen
 from .screens.passing import PassScreen
@@ -188,10 +189,13 @@ class UnoApp(App[None]):
         try:
             self.match.push(seat, move)
         except TableError:
+            game = self.match.game
+            why = (refusal_text(self.words, game, seat, move)
+                   if move not in game.legal_moves(seat) else self.words.t("tui.msg.changed"))
             self.changed()
             for screen in self.screen_stack:
                 if isinstance(screen, GameScreen):
-                    screen.message = self.words.t("tui.msg.changed")
+                    screen.message = why
             return False
         self.changed()
         return True

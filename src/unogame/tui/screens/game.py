@@ -32,6 +32,7 @@ from ...engine.moves import (
     UNO,
 )
 from ..cards import COLOR_SYMBOLS, card_label, card_text, color_text, sort_key
+from ..refusals import play_move, refusal_text
 from ..widgets import HandView, LogView
 from .base import UnoScreen
 from .choice import ChoiceScreen
@@ -227,11 +228,12 @@ class GameScreen(UnoScreen[None]):
             return text
         t = self.t
         extras: list[str] = []
+        said = self.uno.viewer in view["uno"]  # said already: U is not offered again
         if any(m.kind == UNO for m in legal):
             extras.append(t("tui.keys.uno"))
         elif self.uno_armed:
             extras.append(t("tui.keys.uno_armed"))
-        elif any(m.kind == PLAY and m.uno for m in legal):
+        elif not said and any(m.kind == PLAY and m.uno for m in legal):
             extras.append(t("tui.keys.uno_arm"))
         catches = [m.target for m in legal if m.kind == CATCH]
         if catches:
@@ -267,7 +269,11 @@ class GameScreen(UnoScreen[None]):
             return t("tui.keys.challenge_stack" if stack else "tui.keys.challenge",
                      name=self.words.seat_name(pending["by"]))
         if kind == "stack":
-            return t("tui.keys.stack", amount=pending["amount"])
+            stackable = sorted({card_label(str(m.card_code)) for m in legal if m.kind == PLAY})
+            if not stackable:
+                return t("tui.keys.stack_draw", amount=pending["amount"])
+            return t("tui.keys.stack_play", amount=pending["amount"],
+                     cards=" ".join(stackable))
         if kind == "color":
             return t("tui.keys.color")
         return t("tui.keys.your_turn")
@@ -292,10 +298,19 @@ class GameScreen(UnoScreen[None]):
             if move.kind == kind:
                 self.uno.human_move(move)
                 return
-        self.refuse()
+        self.refuse_move(Move.make(kind))
 
     def refuse(self, text: str | None = None) -> None:
         self.message = text or self.t("tui.msg.not_legal")
+
+    def refuse_move(self, move: Move) -> None:
+        """Say why the person at the keyboard may not make ``move`` now (the engine's
+        reason, in the screen's language)."""
+        match, viewer = self.uno.match, self.uno.viewer
+        if match is None or viewer is None:
+            self.refuse()
+            return
+        self.refuse(refusal_text(self.words, match.game, viewer, move))
 
     def action_draw(self) -> None:
         self._do(DRAW)
@@ -312,24 +327,42 @@ class GameScreen(UnoScreen[None]):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
+    def _said_uno(self) -> bool:
+        match, viewer = self.uno.match, self.uno.viewer
+        return match is not None and viewer in match.game.uno
+
     def action_uno(self) -> None:
         legal = self.legal()
         if UNO_MOVE in legal:
             self.uno.human_move(UNO_MOVE)
-        elif any(m.kind == PLAY and m.uno for m in legal):
+        elif not self._said_uno() and any(m.kind == PLAY and m.uno for m in legal):
             self.uno_armed = not self.uno_armed
         else:
-            self.refuse()
+            self.refuse_move(UNO_MOVE)
 
     def action_catch(self) -> None:
         targets = [m.target for m in self.legal() if m.kind == CATCH]
         if not targets:
-            self.refuse()
+            self._refuse_catch()
         elif len(targets) == 1:
             self.uno.human_move(Move.make(CATCH, target=targets[0]))
         else:
             self.ask(self.t("tui.choice.catch"), self._seat_options(targets),
                      lambda seat: self.uno.human_move(Move.make(CATCH, target=int(seat))))
+
+    def _refuse_catch(self) -> None:
+        """Why nobody can be caught: the engine's reason for an opponent holding one
+        card (said UNO, too late), or that nobody holds one."""
+        view, viewer = self._view(), self.uno.viewer
+        if view is None or viewer is None:
+            self.refuse()
+            return
+        ones = [seat for seat in range(view["players"]) if seat != viewer
+                and (len(held) if isinstance(held := view["hands"][seat], list) else held) == 1]
+        if ones:
+            self.refuse_move(Move.make(CATCH, target=ones[0]))
+        else:
+            self.refuse(self.t("tui.msg.nobody_to_catch"))
 
     def action_play(self) -> None:
         code = self.hand.chosen
@@ -338,7 +371,11 @@ class GameScreen(UnoScreen[None]):
             return
         plays = [m for m in self.legal() if m.kind == PLAY and m.card_code == code]
         if not plays:
-            self.refuse(self.t("tui.msg.not_playable", card=card_label(code)))
+            self.refuse_move(play_move(code))
+            view = self._view()
+            pending = view["pending"] if view else None
+            if pending and pending["kind"] == "drawn" and view and view["turn"] == self.uno.viewer:
+                self.hand.choose(pending["card"])  # Enter again plays the drawn card
             return
         self._narrow(plays)
 
@@ -371,12 +408,13 @@ class GameScreen(UnoScreen[None]):
             return
         with_uno = [m for m in plays if m.uno]
         without = [m for m in plays if not m.uno]
-        move = (with_uno or without)[0] if self.uno_armed else (without or with_uno)[0]
+        armed = self.uno_armed and not self._said_uno()  # UNO is said once
+        move = (with_uno or without)[0] if armed else (without or with_uno)[0]
         self.uno_armed = False
         if move in self.legal():
             self.uno.human_move(move)
         else:
-            self.refuse(self.t("tui.msg.changed"))
+            self.refuse_move(move)
 
     def _choose_first_color(self) -> None:
         legal = [m for m in self.legal() if m.kind == COLOR]
