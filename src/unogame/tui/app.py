@@ -17,6 +17,7 @@ from typing import ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Input
@@ -77,6 +78,11 @@ class UnoApp(App[None]):
         self._scored_round = 0
         self._passing_to: int | None = None
         self._last_person: int | None = None
+        self.held: int | None = None
+        """Hot seat: the person whose own move just drew cards and ended their turn; their
+        hand stays on the screen, the drawn cards shown, until they pass the keyboard on."""
+        self.held_at = 0.0
+        """When the hold began, on the clock of the keys' own times."""
 
     @property
     def words(self) -> Words:
@@ -116,6 +122,7 @@ class UnoApp(App[None]):
         self._scored_round = 0
         self._passing_to = None
         self._last_person = None
+        self.held = None
         self._seen_version = -1
         if isinstance(self.screen, SetupScreen):
             self.switch_screen(GameScreen())
@@ -160,6 +167,11 @@ class UnoApp(App[None]):
     def _hand_on(self) -> None:
         """Hot seat: hide the hand when the keyboard must go to someone else."""
         wanted = self.wanted_viewer()
+        if self.held is not None:
+            assert self.match is not None
+            if wanted != self.held and not self.match.game.is_round_over:
+                return  # the drawn cards stay on the screen until a key passes it on
+            self.held = None
         if wanted == self.viewer:
             return
         self.viewer = None
@@ -171,6 +183,12 @@ class UnoApp(App[None]):
             passing[-1].seat = wanted
         else:
             self.push_screen(PassScreen(wanted, self._last_person))
+
+    def pass_on(self) -> None:
+        """The held person has seen what they drew: the keyboard goes on."""
+        if self.held is not None:
+            self.held = None
+            self.changed()
 
     def take_keyboard(self, seat: int) -> None:
         """The person at ``seat`` has the keyboard now (from the pass screen)."""
@@ -186,6 +204,7 @@ class UnoApp(App[None]):
         seat = self.viewer if seat is None else seat
         if self.match is None or seat is None:
             return False
+        held_before = len(self.match.game.hand(seat))
         try:
             self.match.push(seat, move)
         except TableError:
@@ -197,6 +216,13 @@ class UnoApp(App[None]):
                 if isinstance(screen, GameScreen):
                     screen.message = why
             return False
+        game = self.match.game
+        if (len(self.match.humans) > 1 and not game.is_round_over and game.turn != seat
+                and len(game.hand(seat)) > held_before and seat == self.viewer):
+            # hot seat: the cards drawn (not playable, or a penalty) are seen before the
+            # pass screen hides the hand
+            self.held = seat
+            self.held_at = Message().time  # stamped on the clock of the keys' times
         self.changed()
         return True
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -37,6 +38,7 @@ from ..widgets import HandView, LogView
 from .base import UnoScreen
 from .choice import ChoiceScreen
 from .help import HelpScreen
+from .passing import ARMING_SECONDS
 
 COLOR_LETTERS = ("R", "Y", "G", "B")
 UNO_MOVE = Move.make(UNO)
@@ -93,6 +95,19 @@ class GameScreen(UnoScreen[None]):
 
     def watch_uno_armed(self) -> None:
         self._relabel()
+
+    def held(self) -> bool:
+        """Hot seat: the person at the keyboard is looking at cards they just drew."""
+        return self.uno.held is not None and self.uno.held == self.uno.viewer
+
+    def on_key(self, event: events.Key) -> None:
+        """While held, P (or Enter, Space) passes the keyboard on, counted half a second
+        after the draw (the key that drew cannot also hide the cards)."""
+        if self.held() and event.key in ("p", "enter", "space"):
+            event.stop()
+            event.prevent_default()
+            if event.time - self.uno.held_at >= ARMING_SECONDS:
+                self.uno.pass_on()
 
     # -- what the keyboard's seat sees
 
@@ -214,6 +229,8 @@ class GameScreen(UnoScreen[None]):
         hand.playable = frozenset(str(m.card_code) for m in legal if m.kind == PLAY)
         pending = view["pending"]
         drawn = pending.get("card") if pending and pending["kind"] == "drawn" else None
+        if self.held():  # the cards just drawn are shown chosen
+            drawn = next(iter(self._drawn_by(viewer)[-1:]), None)
         if drawn is not None and drawn != self._last_drawn:
             hand.choose(drawn)
         self._last_drawn = drawn
@@ -253,6 +270,9 @@ class GameScreen(UnoScreen[None]):
         if view["winner"] is not None:
             return t("tui.status.over", round=match.round,
                      target=match.config.rules.target_score)
+        if self.held():
+            drawn = self._drawn_by(viewer)
+            return t("tui.keys.held", cards=self.words.cards_words(drawn) if drawn else "-")
         if viewer is None or view["turn"] != viewer:
             line = t("tui.keys.wait", name=self.words.seat_name(view["turn"]))
             jump = [m.card_code for m in legal if m.kind == PLAY]
@@ -277,6 +297,14 @@ class GameScreen(UnoScreen[None]):
         if kind == "color":
             return t("tui.keys.color")
         return t("tui.keys.your_turn")
+
+    def _drawn_by(self, seat: int | None) -> list[str]:
+        """The cards ``seat`` drew last, as ``seat`` sees them."""
+        match = self.uno.match
+        if match is None or seat is None:
+            return []
+        event = match.last_event("draw", seat)
+        return list(event.get("cards", [])) if event else []
 
     # -- actions
 
