@@ -112,6 +112,7 @@ async def human_turn(pilot: Any, app: UnoApp) -> None:
         return
     if "challenge" in kinds:
         await pilot.press("a")
+        await pass_on(pilot, app)
         return
     screen = game_screen(app)
     plays = [move for move in legal if move.kind == 0]

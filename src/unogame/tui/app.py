@@ -25,6 +25,7 @@ from textual.worker import Worker, WorkerState
 
 from ..bots import Bot
 from ..engine import Game, Move
+from ..engine.moves import ACCEPT, CHALLENGE, DRAW
 from ..i18n import LANGUAGES
 from ..table import DecisionRequest, NextRound, TableError
 from .keys import latin_character, latin_key_name
@@ -37,6 +38,10 @@ from .screens.quit import QuitScreen
 from .screens.score import ScoreScreen
 from .screens.setup import SetupScreen
 from .words import Words
+
+
+DRAWING_MOVES = frozenset({DRAW, ACCEPT, CHALLENGE})
+"""A person's moves that may draw them cards and end their turn."""
 
 
 class UnoApp(App[None]):
@@ -218,7 +223,8 @@ class UnoApp(App[None]):
             return False
         game = self.match.game
         if (len(self.match.humans) > 1 and not game.is_round_over and game.turn != seat
-                and len(game.hand(seat)) > held_before and seat == self.viewer):
+                and move.kind in DRAWING_MOVES and len(game.hand(seat)) > held_before
+                and seat == self.viewer):
             # hot seat: the cards drawn (not playable, or a penalty) are seen before the
             # pass screen hides the hand
             self.held = seat
