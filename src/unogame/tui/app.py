@@ -39,7 +39,6 @@ from .screens.score import ScoreScreen
 from .screens.setup import SetupScreen
 from .words import Words
 
-
 DRAWING_MOVES = frozenset({DRAW, ACCEPT, CHALLENGE})
 """A person's moves that may draw them cards and end their turn."""
 
@@ -209,7 +208,7 @@ class UnoApp(App[None]):
         seat = self.viewer if seat is None else seat
         if self.match is None or seat is None:
             return False
-        held_before = len(self.match.game.hand(seat))
+        held_before = self._hand_size(seat)
         try:
             self.match.push(seat, move)
         except TableError:
@@ -223,7 +222,7 @@ class UnoApp(App[None]):
             return False
         game = self.match.game
         if (len(self.match.humans) > 1 and not game.is_round_over and game.turn != seat
-                and move.kind in DRAWING_MOVES and len(game.hand(seat)) > held_before
+                and move.kind in DRAWING_MOVES and self._hand_size(seat) > held_before
                 and seat == self.viewer):
             # hot seat: the cards drawn (not playable, or a penalty) are seen before the
             # pass screen hides the hand
@@ -231,6 +230,11 @@ class UnoApp(App[None]):
             self.held_at = Message().time  # stamped on the clock of the keys' times
         self.changed()
         return True
+
+    def _hand_size(self, seat: int) -> int:
+        assert self.match is not None
+        held = self.match.game.view(seat)["hands"][seat]
+        return len(held) if isinstance(held, list) else int(held)
 
     def score_closed(self) -> None:
         """The scoreboard was closed: the next round, or a new match after the last."""

@@ -16,9 +16,10 @@ No Textual here.
 
 from __future__ import annotations
 
+from ..engine import Game
 from ..engine.explain import Param, refusal
 from ..engine.moves import Move
-from ..engine.state import GameState
+from ..engine.state import PlayableGame
 from .cards import card_label
 from .words import Words
 
@@ -40,9 +41,11 @@ def _param(words: Words, name: str, value: Param) -> str:
     return str(value)
 
 
-def refusal_text(words: Words, game: GameState, seat: int, move: Move) -> str:
+def refusal_text(words: Words, game: PlayableGame, seat: int, move: Move) -> str:
     """Why ``seat`` may not make ``move`` now, in ``words``' language (the web game's
     texts for the engine's codes; the engine's English when a text is missing)."""
+    if not isinstance(game, Game):  # the terminal's tables hold the engine's Game
+        return words.t("tui.msg.not_legal")
     found = refusal(game, seat, move)
     key = f"web.why.{found.code}"
     params = {name: _param(words, name, value) for name, value in found.params.items()}

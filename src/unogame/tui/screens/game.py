@@ -356,8 +356,8 @@ class GameScreen(UnoScreen[None]):
         self.app.push_screen(HelpScreen())
 
     def _said_uno(self) -> bool:
-        match, viewer = self.uno.match, self.uno.viewer
-        return match is not None and viewer in match.game.uno
+        view, viewer = self._view(), self.uno.viewer
+        return view is not None and viewer in view["uno"]
 
     def action_uno(self) -> None:
         legal = self.legal()

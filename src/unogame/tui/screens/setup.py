@@ -37,7 +37,7 @@ NUMBER_FIELDS = {"custom_count": ("custom-count", "tui.setup.custom_count", 1, 2
 """Rule option → (input id, label key, lowest, highest)."""
 LABELS = {"l-players": "tui.setup.players", "l-rules": "tui.setup.rules",
           "l-custom": "tui.setup.custom", "l-count": "tui.setup.custom_count",
-          "l-target": "tui.setup.target", "l-seed": "tui.setup.seed"}
+          "l-target": "tui.setup.target", "l-seed": "tui.setup.seed_label"}
 
 
 def default_level() -> str:
@@ -59,7 +59,8 @@ class RuleToggle(Widget, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "flip", show=False)]
     value: reactive[bool] = reactive(False)
-    label: reactive[str] = reactive("")
+    label: reactive[str] = reactive("", layout=True)
+    """(Its width follows the label: a longer one in another language is not cut.)"""
 
     def __init__(self, label: str, value: bool, id: str) -> None:
         super().__init__(id=id)
@@ -295,7 +296,7 @@ class SetupScreen(UnoScreen[None]):
             text = self.query_one(f"#{input_id}", Input).value
             options[option] = _whole_number(text, label, low, high)
         seed_text = self.query_one("#seed", Input).value.strip()
-        seed = (_whole_number(seed_text, "tui.setup.seed", 0, 2**63 - 1) if seed_text
+        seed = (_whole_number(seed_text, "tui.setup.seed_label", 0, 2**63 - 1) if seed_text
                 else random.randrange(1_000_000))
         if self.last is not None:  # options without a field here stay as they were
             options = {**self.last.rules.to_dict(), **options}
