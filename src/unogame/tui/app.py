@@ -10,15 +10,16 @@ a "pass the keyboard" screen hides every hand between two people's turns.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import ClassVar
 
 from textual import events
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
@@ -33,12 +34,15 @@ from .match import Match, MatchConfig
 from .refusals import refusal_text
 from .screens.base import MIN_HEIGHT, MIN_WIDTH
 from .screens.game import GameScreen
+from .screens.help import HelpScreen
 from .screens.passing import PassScreen
 from .screens.quit import QuitScreen
 from .screens.score import ScoreScreen
 from .screens.setup import SetupScreen
 from .words import Words
 
+NOTICE_KEYS = frozenset({"f2", "ctrl+q", "ctrl+c"})
+"""The keys that act while the "too small" notice covers the screen."""
 DRAWING_MOVES = frozenset({DRAW, ACCEPT, CHALLENGE})
 """A person's moves that may draw them cards and end their turn."""
 
@@ -101,9 +105,17 @@ class UnoApp(App[None]):
         else:
             self.push_screen(SetupScreen())
 
+    def too_small(self) -> bool:
+        """The "too small" notice covers the screen."""
+        return self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+
     async def on_event(self, event: events.Event) -> None:
         """A key typed under a Thai layout counts as the key it sits on (except while a
-        text field, a player's name, has the focus)."""
+        text field, a player's name, has the focus). Behind the "too small" notice only
+        F2 and Ctrl+Q act (a key there played cards nobody could see)."""
+        if (isinstance(event, events.Key) and not event.is_forwarded and self.too_small()
+                and event.key not in NOTICE_KEYS):
+            return
         if (isinstance(event, events.Key) and not event.is_forwarded and event.character
                 and not isinstance(self.focused, Input)):
             latin = latin_character(event.character)
@@ -339,6 +351,28 @@ class UnoApp(App[None]):
 
     def match_in_progress(self) -> bool:
         return self.match is not None and not self.match.game.is_game_over
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Ctrl+P's commands: its Quit asks as Ctrl+Q does, its Keys is our Help (keys
+        with what they do, the match's rules; Esc closes it)."""
+        words = self.words
+        for command in super().get_system_commands(screen):
+            if command.callback == self.action_quit:
+                yield SystemCommand(words.t("tui.palette.quit"), words.t("tui.palette.quit_help"),
+                                    self.action_ask_quit)
+            elif command.title == "Keys":
+                yield SystemCommand(words.t("tui.palette.keys"), words.t("tui.palette.keys_help"),
+                                    self.action_keys)
+            else:
+                yield command
+
+    async def action_quit(self) -> None:
+        """Every way to quit asks first during a match."""
+        self.action_ask_quit()
+
+    def action_keys(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
 
     def action_ask_quit(self) -> None:
         """Ctrl+Q: at once on the setup screen; during a match, after a yes."""

@@ -34,6 +34,7 @@ from ...engine.moves import (
 )
 from ..cards import COLOR_SYMBOLS, card_label, card_text, color_text, sort_key
 from ..refusals import play_move, refusal_text
+from ..rules_text import rules_summary
 from ..widgets import HandView, LogView
 from .base import UnoScreen
 from .choice import ChoiceScreen
@@ -210,6 +211,7 @@ class GameScreen(UnoScreen[None]):
         assert match is not None
         log = self.query_one("#log", LogView)
         log.border_title = self.t("tui.log")
+        log.border_subtitle = rules_summary(self.words, match.config.rules)
         log.show([line for event in match.log_for(self.uno.viewer)
                   if (line := self.words.event_line(event)) is not None])
 

@@ -24,11 +24,10 @@ from ...engine.custom import CustomRule, CustomRuleError
 from ...i18n.custom_text import describe, reason
 from ..match import MatchConfig, SeatConfig
 from ..rule_builder import RuleBuilder
+from ..rules_text import HOUSE_RULES, ON_RULES
 from ..words import Words
 from .base import UnoScreen
 
-HOUSE_RULES = ("stacking", "seven_zero", "jump_in", "draw_until_playable", "must_play_drawn")
-ON_RULES = ("challenge", "two_player_reverse_skips")
 MAX_SEATS = 10
 OWN_RULE = "__own__"
 """The custom card's choice that opens the rule builder (a family's own rule)."""
