@@ -77,6 +77,9 @@ class GameScreen(UnoScreen[None]):
         self.choosing = False
         """A choice dialog of this screen is open."""
         self._last_drawn: str | None = None
+        self.chances: frozenset[tuple[str, str]] = frozenset()
+        """What the person at the keyboard may do now that others may take away: their
+        turn, a jump-in (with the top card), a catch (of a seat)."""
 
     def content(self) -> ComposeResult:
         yield Static(id="status")
@@ -139,9 +142,28 @@ class GameScreen(UnoScreen[None]):
         self.query_one("#table").border_title = self.t("tui.table")
         self._draw_log()
         self._draw_hand(view, legal)
+        self._call_chances(view, legal)
         self.query_one("#prompt", Static).update(self._prompt(view, legal))
         if viewer is not None and any(m.kind == COLOR for m in legal) and not self.choosing:
             self.call_later(self._choose_first_color)
+
+    def _call_chances(self, view: dict[str, Any], legal: list[Move]) -> None:
+        """A bell when a chance appears (the turn comes, a jump-in or a catch becomes
+        possible: bots take the last two within a second), and the prompt and the hand
+        highlighted while one is open."""
+        viewer = self.uno.viewer
+        chances: set[tuple[str, str]] = set()
+        if viewer is not None and view["winner"] is None and not self.held():
+            if view["turn"] == viewer:
+                chances.add(("turn", ""))
+            elif any(m.kind == PLAY for m in legal):
+                chances.add(("jump", str(view["discard_pile"][0])))
+            chances |= {("catch", str(m.target)) for m in legal if m.kind == CATCH}
+        if chances - self.chances:
+            self.app.bell()
+        self.chances = frozenset(chances)
+        self.query_one("#prompt").set_class(bool(chances), "chance")
+        self.hand.set_class(("turn", "") in chances, "your-turn")
 
     def _draw_status(self, view: dict[str, Any]) -> None:
         match = self.uno.match
@@ -241,6 +263,8 @@ class GameScreen(UnoScreen[None]):
 
     def _prompt(self, view: dict[str, Any], legal: list[Move]) -> Text:
         first = self._prompt_line(view, legal)
+        if self.chances:  # seen without colour too
+            first = f"★ {first}"
         if self.message:
             text = Text(self.message, style="bold reverse")
             text.append("\n" + first)
