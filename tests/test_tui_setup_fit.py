@@ -108,3 +108,26 @@ def test_f2_from_thai_back_to_english_keeps_the_labels_whole() -> None:
             assert "Seed (empty: random)" in str(setup.query_one("#l-seed").render())
 
     run(scenario)
+
+
+@pytest.mark.parametrize("lang", ["en", "th"])
+def test_the_seat_kinds_show_their_arrow_at_80_columns(lang: str) -> None:
+    """Each seat's person/bot choice ends inside the form, its ▼ shown (it was cut at
+    80 columns)."""
+
+    async def scenario() -> None:
+        app = UnoApp(lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await shown(pilot, app, SetupScreen)
+            await pilot.pause()
+            setup = app.screen
+            form = setup.query_one("#setup")
+            right = form.region.right - form.styles.scrollbar_size_vertical
+            for seat in range(4):
+                kind = setup.query_one(f"#kind-{seat}", Select)
+                assert kind.region.right <= right, (seat, kind.region, right)
+            rows = [row for row in screen_text(app).splitlines()
+                    if translate(lang, "tui.setup.seat", seat=1) in row]
+            assert rows and "▼" in rows[0], rows
+
+    run(scenario)
