@@ -5,11 +5,16 @@ summed up in one line on the table."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 textual = pytest.importorskip("textual")
 
+from rich.cells import cell_len  # noqa: E402
+from rich.console import Console  # noqa: E402
 from textual.command import CommandPalette  # noqa: E402
+from textual.widgets import Static  # noqa: E402
 from tui_helpers import FROZEN, LEVEL, config, ready, run, screen_text, shown, until  # noqa: E402
 
 from unogame.engine import Game, Rules  # noqa: E402
@@ -96,7 +101,9 @@ def test_ctrl_p_keys_explains_each_key_and_closes_on_esc(lang: str) -> None:
             await palette_command(pilot, app, "Keys" if lang == "en" else "ปุ่ม")
             await shown(pilot, app, HelpScreen)
             text = screen_text(app)
-            assert ("D  draw a card" if lang == "en" else "จั่ว") in text
+            assert ("draw a card" if lang == "en" else "จั่วไพ่") in text
+            row = next(line for line in text.splitlines() if " D " in line)
+            assert ("draw a card" if lang == "en" else "จั่วไพ่") in row
             await pilot.press("escape")
             await shown(pilot, app, GameScreen)
             assert "HelpPanel" not in str(app.screen.query("*"))
@@ -131,7 +138,9 @@ def test_help_lists_the_house_rules_and_the_family_rule(lang: str,
                 await pilot.pause()
             close = "Esc or Enter: close" if lang == "en" else "Esc หรือ Enter"
             assert close in screen_text(app)
-            flat = " ".join(str(help_screen.query_one("#help").render()).split())
+            console = Console(width=200, file=io.StringIO(), record=True)
+            console.print(help_screen.query_one("#help", Static).content)
+            flat = " ".join(console.export_text().split())
             if lang == "en":
                 for line in ("Rules of this match", "Stacking: Draw Two on Draw Two",
                              "Jump in with an identical card",
@@ -145,5 +154,28 @@ def test_help_lists_the_house_rules_and_the_family_rule(lang: str,
                              "ปิด: ท้าทายไวลด์จั่วสี่ได้", "Grandma's rule",
                              "everybody draws one and the next one waits"):
                     assert line in flat, line
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("lang", ["en", "th"])
+def test_the_help_columns_line_up_in_thai(lang: str) -> None:
+    """The keys' descriptions start at the same cell on every row, Thai included (its
+    second column was 2-3 cells out of line)."""
+
+    async def scenario() -> None:
+        app = two(lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            await pilot.press("question_mark")
+            await shown(pilot, app, HelpScreen)
+            lines = screen_text(app).splitlines()
+            words = ("ไทย / English",
+                     "Thai layout: same keys" if lang == "en" else "แป้นพิมพ์ไทย")
+            starts = set()
+            for word in words:
+                line = next(line for line in lines if word in line)
+                starts.add(cell_len(line[:line.index(word)]))
+            assert len(starts) == 1, starts
 
     run(scenario)
