@@ -15,7 +15,17 @@ from rich.cells import cell_len  # noqa: E402
 from rich.console import Console  # noqa: E402
 from textual.command import CommandPalette  # noqa: E402
 from textual.widgets import Static  # noqa: E402
-from tui_helpers import FROZEN, LEVEL, config, ready, run, screen_text, shown, until  # noqa: E402
+from tui_helpers import (  # noqa: E402
+    FROZEN,
+    LEVEL,
+    config,
+    game_screen,
+    ready,
+    run,
+    screen_text,
+    shown,
+    until,
+)
 
 from unogame.engine import Game, Rules  # noqa: E402
 from unogame.engine.custom import CustomRule, Step  # noqa: E402
@@ -24,6 +34,7 @@ from unogame.tui.match import SeatConfig  # noqa: E402
 from unogame.tui.screens.game import GameScreen  # noqa: E402
 from unogame.tui.screens.help import HelpScreen  # noqa: E402
 from unogame.tui.screens.quit import QuitScreen  # noqa: E402
+from unogame.tui.widgets import LogView  # noqa: E402
 
 POSITION = {"players": 2, "hands": [["R1", "G2", "B3"], ["B7", "Y3"]],
             "draw_pile": ["Y1", "Y4"], "discard_pile": ["R5"], "color": "R", "turn": 0}
@@ -177,5 +188,42 @@ def test_the_help_columns_line_up_in_thai(lang: str) -> None:
                 line = next(line for line in lines if word in line)
                 starts.add(cell_len(line[:line.index(word)]))
             assert len(starts) == 1, starts
+
+    run(scenario)
+
+
+def test_the_log_keeps_its_newest_line_in_view_after_resizes() -> None:
+    """Forty moves, then 120x40 and back to 80x24: the newest line is in view (the log
+    stayed scrolled up); scrolled back by Page Up, it stays where the person put it."""
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bot", LEVEL), seed=4, **FROZEN))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            match = app.match
+            assert match is not None
+            game = match.game
+            while len(match.log_for(0)) < 40 and not game.is_round_over:
+                seat = game.turn
+                legal = game.legal_moves(seat)
+                match.push(seat, next((m for m in legal if m.kind in (1, 2)), legal[0]))
+                app.changed()
+                await pilot.pause()
+            log = game_screen(app).query_one("#log", LogView)
+            newest = log.shown[-1]
+            for size in ((120, 40), (80, 24), (100, 30), (80, 24)):
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                await pilot.pause()
+                assert log.scroll_y == log.max_scroll_y, size
+                assert newest in screen_text(app), size
+            await pilot.press("pageup")
+            back = log.scroll_y
+            assert back < log.max_scroll_y
+            await pilot.resize_terminal(100, 30)
+            await pilot.pause()
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert log.scroll_y < log.max_scroll_y
 
     run(scenario)
