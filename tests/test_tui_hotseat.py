@@ -272,12 +272,15 @@ def test_a_card_drawn_that_cannot_be_played_is_seen_before_the_pass(
             assert ("You drew Y2 · P: pass the keyboard on" if lang == "en"
                     else "คุณจั่วได้ Y2 · P: ส่งคีย์บอร์ดต่อ") in text
             assert "[Y2]" in text
-            await pilot.press("enter", "p")  # at once: still Ann's screen
+            # pressed at once (stamped so: a busy machine may handle them late): ignored
+            send_keys(app, "enter", "p", at=app.held_at + ARMING_SECONDS / 5)
+            await pilot.pause()
+            await pilot.pause()
             assert isinstance(app.screen, GameScreen) and app.viewer == 0
             loop = asyncio.get_running_loop()
             later = loop.time() + ARMING_SECONDS + 0.1
             await until(pilot, lambda: loop.time() > later)
-            await pilot.press("p")
+            await pilot.press("enter")  # Enter (or P) passes it on
             passing = await pass_screen(pilot, app)
             assert passing.seat == 1 and app.viewer is None
             assert "Y2" not in screen_text(app)
