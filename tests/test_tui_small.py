@@ -13,7 +13,10 @@ textual = pytest.importorskip("textual")
 
 from rich.cells import cell_len  # noqa: E402
 from rich.console import Console  # noqa: E402
+from rich.segment import Segment  # noqa: E402
+from textual.color import Color  # noqa: E402
 from textual.command import CommandPalette  # noqa: E402
+from textual.filter import Monochrome  # noqa: E402
 from textual.widgets import Static  # noqa: E402
 from tui_helpers import (  # noqa: E402
     FROZEN,
@@ -30,6 +33,7 @@ from tui_helpers import (  # noqa: E402
 from unogame.engine import Game, Rules  # noqa: E402
 from unogame.engine.custom import CustomRule, Step  # noqa: E402
 from unogame.tui.app import UnoApp  # noqa: E402
+from unogame.tui.cards import card_style  # noqa: E402
 from unogame.tui.match import SeatConfig  # noqa: E402
 from unogame.tui.screens.game import GameScreen  # noqa: E402
 from unogame.tui.screens.help import HelpScreen  # noqa: E402
@@ -225,5 +229,23 @@ def test_the_log_keeps_its_newest_line_in_view_after_resizes() -> None:
             await pilot.resize_terminal(80, 24)
             await pilot.pause()
             assert log.scroll_y < log.max_scroll_y
+
+    run(scenario)
+
+
+def test_every_card_keeps_its_face_under_no_color() -> None:
+    """Under NO_COLOR Textual shows colours as grey levels (its Monochrome filter): every
+    card's face still stands out from the background (blue cards were as dark as it)."""
+
+    async def scenario() -> None:
+        app = two()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            background = Color.parse(app.get_css_variables()["background"]).monochrome
+            for code in ("R1", "Y1", "G1", "B1", "W"):
+                [segment] = Monochrome().apply([Segment(code, card_style(code))], background)
+                assert segment.style is not None and segment.style.bgcolor is not None
+                grey = segment.style.bgcolor.get_truecolor().red
+                assert abs(grey - background.r) >= 25, (code, grey, background.r)
 
     run(scenario)
