@@ -32,9 +32,10 @@ from ...engine.moves import (
     SWAP_SEAT,
     UNO,
 )
-from ..cards import COLOR_SYMBOLS, card_label, card_text, color_text, sort_key
+from ..cards import COLOR_SYMBOLS, card_label, sort_key
 from ..refusals import play_move, refusal_text
 from ..rules_text import rules_summary
+from ..table_text import direction_words, players_text, table_text
 from ..widgets import HandView, LogView
 from .base import UnoScreen
 from .choice import ChoiceScreen
@@ -178,55 +179,13 @@ class GameScreen(UnoScreen[None]):
         self.query_one("#status", Static).update(Text(status, style="bold"))
 
     def _direction(self, view: dict[str, Any]) -> str:
-        return self.t("tui.direction.cw" if view["direction"] == 1 else "tui.direction.ccw")
+        return direction_words(self.words, view)
 
     def _players_text(self, view: dict[str, Any]) -> Text:
-        players = Text(no_wrap=True)
-        for seat in range(view["players"]):
-            held = view["hands"][seat]
-            count = len(held) if isinstance(held, list) else held
-            turn = seat == view["turn"] and view["winner"] is None
-            flags = ""
-            if seat in view["uno"]:
-                flags = self.t("tui.players.uno")
-            elif seat in view["catchable"]:
-                flags = self.t("tui.players.catchable")
-            style = "bold reverse" if turn else ("bold" if seat == self.uno.viewer else "")
-            name_text = Text(self.words.seat_name(seat), style=style)
-            name_text.truncate(9, overflow="ellipsis", pad=True)
-            flags_text = Text(flags, style="bold")
-            flags_text.truncate(5, pad=True)
-            cell = Text.assemble(str(seat), ("▶" if turn else " ", "bold"), name_text,
-                                 f"{count:>3} ", flags_text, f"{view['scores'][seat]:>4}")
-            if seat:
-                players.append("\n" if seat % 2 == 0 else "  ")
-            players.append(cell)
-        return players
+        return players_text(self.words, view, self.uno.viewer)
 
     def _table_text(self, view: dict[str, Any]) -> Text:
-        t = self.t
-        top = view["discard_pile"][0] if view["discard_pile"] else None
-        table = Text(no_wrap=True, overflow="ellipsis")
-        table.append(f"{t('tui.table.top')}: ")
-        table.append_text(card_text(top) if top else Text("-"))
-        table.append(f"\n{t('tui.table.color')}: ")
-        if view["color"]:
-            table.append_text(color_text(view["color"], self.words.color_name(view["color"])))
-        else:
-            table.append(t("tui.table.color_none"))
-        table.append(f"\n{t('tui.table.draw')}: {view['draw_pile']}\n{self._direction(view)}")
-        pending = view["pending"]
-        if pending and pending["kind"] != "color":  # the colour line says "to choose"
-            kind = pending["kind"]
-            if kind == "challenge":
-                line = t("tui.table.pending.challenge",
-                         name=self.words.seat_name(pending["by"]))
-            elif kind == "stack":
-                line = t("tui.table.pending.stack", amount=pending["amount"])
-            else:
-                line = t(f"tui.table.pending.{kind}", name=self.words.seat_name(view["turn"]))
-            table.append(f"\n{line}", style="bold")
-        return table
+        return table_text(self.words, view)
 
     def _draw_log(self) -> None:
         match = self.uno.match
