@@ -243,7 +243,7 @@ def test_escape_cancels_a_wild() -> None:
             await shown(pilot, app, GameScreen)
             assert app.match is not None and app.match.game.hand(0) == ["W", "G2"]
             await pilot.press("home", "enter")  # G2 on red: refused with a message
-            assert "G2 cannot be played now" in screen_text(app)
+            assert "G2 does not match: play a red card or one like R5." in screen_text(app)
             assert app.match.game.hand(0) == ["W", "G2"]
 
     run(scenario)

@@ -8,6 +8,7 @@ last turn; it is redrawn when the game moves behind it.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -167,8 +168,9 @@ def test_pass_screen_tells_what_happened_since_the_last_turn() -> None:
 
 
 def test_pass_screen_redrawn_when_a_bot_catches_behind_it() -> None:
-    """Ann forgets UNO; the pass screen to Ben offers "U: Ann says UNO" until the bot Cid
-    catches her (R6.2); then it says so and offers it no more."""
+    """Ann forgets UNO; the pass screen to Ben says so when the bot Cid catches her
+    (R6.2); it never offers "U: Ann says UNO" (everyone sees it: a forgotten UNO could
+    always be saved), and U there does nothing."""
     position = {"players": 3, "hands": [["R1", "R2"], ["G1", "G2", "G3"], ["B1", "B2", "B3"]],
                 "draw_pile": ["B4", "Y2", "Y3", "Y5"], "discard_pile": ["R5"], "color": "R",
                 "turn": 0}
@@ -184,46 +186,103 @@ def test_pass_screen_redrawn_when_a_bot_catches_behind_it() -> None:
             match, game = app.match, app.match.game
             await until(pilot, lambda: game.turn == 1)
             assert game.catchable == [0]
-            await shown(pilot, app, PassScreen)
-            await until(pilot, lambda: "U: Ann says UNO" in screen_text(app))
+            passing = await pass_screen(pilot, app)
+            assert "says UNO" not in screen_text(app)
+            await pilot.press("u")
+            assert game.uno == [] and game.catchable == [0]
+            assert app.screen is passing
             # Cid reacts now (its pace was frozen, so that a busy machine cannot let it
-            # catch Ann before the offer was seen)
+            # catch Ann before the screen was seen)
             match.config.reaction_delay = 0.0
             app._stop_pace()
             app.changed()
             await until(pilot, lambda: len(game.hand(0)) == 3)  # Cid caught Ann
             await pilot.pause()
             text = screen_text(app)
-            assert "U: Ann says UNO" not in text
             assert "Cid catches Ann!" in text
-            await pilot.press("u")
-            assert game.uno == []
+            assert "says UNO" not in text
 
     run(scenario)
 
 
-def test_hot_seat_uno_on_the_pass_screen() -> None:
-    """Who just played down to one card may still say UNO while passing the keyboard."""
+async def pass_screen(pilot: Any, app: UnoApp) -> PassScreen:
+    """The pass screen, up and taking keys."""
+    await shown(pilot, app, PassScreen)
+    passing = app.screen
+    assert isinstance(passing, PassScreen)
+    await until(pilot, lambda: passing.armed)
+    await pilot.pause()
+    return passing
+
+
+@pytest.mark.parametrize("lang", ["en", "th"])
+def test_the_pass_screen_does_not_save_a_forgotten_uno(lang: str) -> None:
+    """Ann plays down to one card and forgets UNO: the pass screen everyone sees does
+    not offer "U: Ann says UNO" and U there does nothing; Ben, at the keyboard, may
+    catch her."""
     position = {"players": 2, "hands": [["R1", "R2"], ["G1", "G2"]],
-                "draw_pile": ["B3", "Y2"], "discard_pile": ["R5"], "color": "R", "turn": 0}
+                "draw_pile": ["B3", "Y2", "Y4"], "discard_pile": ["R5"], "color": "R",
+                "turn": 0}
 
     async def scenario() -> None:
-        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), **FROZEN),
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), lang=lang, **FROZEN),
                      game=Game.from_position(position))
         async with app.run_test(size=(80, 24)) as pilot:
-            await shown(pilot, app, PassScreen)
-            assert "says UNO" not in screen_text(app)
             await take_keyboard(pilot, app)
             await pilot.press("enter")  # Ann plays R1 and forgets UNO
             assert app.match is not None and app.match.game.catchable == [0]
-            await shown(pilot, app, PassScreen)
-            assert "U: Ann says UNO" in screen_text(app)
-            passing = app.screen
-            assert isinstance(passing, PassScreen)
-            await until(pilot, lambda: passing.armed)
+            await pass_screen(pilot, app)
+            text = screen_text(app)
+            assert "U: Ann" not in text
+            assert "Ann says UNO" not in text and "Ann พูด UNO" not in text
             await pilot.press("u")
-            assert app.match.game.uno == [0] and app.match.game.catchable == []
+            assert app.match.game.uno == [] and app.match.game.catchable == [0]
             await take_keyboard(pilot, app)
-            assert app.viewer == 1 and "catch" not in screen_text(app)
+            assert app.viewer == 1
+            assert ("C: catch Ann" if lang == "en" else "C: จับ Ann") in screen_text(app)
+            await pilot.press("c")
+            assert len(app.match.game.hand(0)) == 3
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("lang", ["en", "th"])
+def test_a_card_drawn_that_cannot_be_played_is_seen_before_the_pass(
+        lang: str, size: tuple[int, int]) -> None:
+    """Ann draws Y2, which cannot be played: her hand stays on the screen with Y2 chosen
+    and named until she presses P (the pass screen came at once and she never saw it);
+    the key that drew, pressed again at once, does not pass it on."""
+    position = {"players": 2, "hands": [["R1", "R2"], ["G1", "G2", "G3"]],
+                "draw_pile": ["Y2", "B3", "Y4"], "discard_pile": ["G5"], "color": "G",
+                "turn": 0}
+
+    async def scenario() -> None:
+        app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Ben"), lang=lang, **FROZEN),
+                     game=Game.from_position(position))
+        async with app.run_test(size=size) as pilot:
+            await take_keyboard(pilot, app)
+            assert app.match is not None
+            game = app.match.game
+            await pilot.press("d")
+            assert game.turn == 1 and "Y2" in game.hand(0)
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and app.viewer == 0
+            text = screen_text(app)
+            assert ("You drew Y2 · P: pass the keyboard on" if lang == "en"
+                    else "คุณจั่วได้ Y2 · P: ส่งคีย์บอร์ดต่อ") in text
+            assert "[Y2]" in text
+            # pressed at once (stamped so: a busy machine may handle them late): ignored
+            send_keys(app, "enter", "p", at=app.held_at + ARMING_SECONDS / 5)
+            await pilot.pause()
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and app.viewer == 0
+            loop = asyncio.get_running_loop()
+            later = loop.time() + ARMING_SECONDS + 0.1
+            await until(pilot, lambda: loop.time() > later)
+            await pilot.press("enter")  # Enter (or P) passes it on
+            passing = await pass_screen(pilot, app)
+            assert passing.seat == 1 and app.viewer is None
+            assert "Y2" not in screen_text(app)
 
     run(scenario)

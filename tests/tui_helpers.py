@@ -112,6 +112,7 @@ async def human_turn(pilot: Any, app: UnoApp) -> None:
         return
     if "challenge" in kinds:
         await pilot.press("a")
+        await pass_on(pilot, app)
         return
     screen = game_screen(app)
     plays = [move for move in legal if move.kind == 0]
@@ -130,6 +131,19 @@ async def human_turn(pilot: Any, app: UnoApp) -> None:
         await pilot.press("k")
         return
     await pilot.press("d")
+    await pass_on(pilot, app)
+
+
+async def pass_on(pilot: Any, app: UnoApp) -> None:
+    """Hot seat: if the person's draw ended their turn, their screen holds the drawn
+    cards; wait until it takes keys, press P."""
+    if app.held is None:
+        return
+    loop = asyncio.get_running_loop()
+    wait_until = loop.time() + 0.6  # the hold counts keys half a second after the draw
+    await until(pilot, lambda: loop.time() > wait_until)
+    await pilot.press("p")
+    await until(pilot, lambda: app.held is None)
 
 
 

@@ -10,31 +10,41 @@ a "pass the keyboard" screen hides every hand between two people's turns.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import ClassVar
 
 from textual import events
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from ..bots import Bot
 from ..engine import Game, Move
+from ..engine.moves import ACCEPT, CHALLENGE, DRAW
 from ..i18n import LANGUAGES
 from ..table import DecisionRequest, NextRound, TableError
 from .keys import latin_character, latin_key_name
 from .match import Match, MatchConfig
+from .refusals import refusal_text
 from .screens.base import MIN_HEIGHT, MIN_WIDTH
 from .screens.game import GameScreen
+from .screens.help import HelpScreen
 from .screens.passing import PassScreen
 from .screens.quit import QuitScreen
 from .screens.score import ScoreScreen
 from .screens.setup import SetupScreen
 from .words import Words
+
+NOTICE_KEYS = frozenset({"f2", "ctrl+q", "ctrl+c"})
+"""The keys that act while the "too small" notice covers the screen."""
+DRAWING_MOVES = frozenset({DRAW, ACCEPT, CHALLENGE})
+"""A person's moves that may draw them cards and end their turn."""
 
 
 class UnoApp(App[None]):
@@ -76,6 +86,11 @@ class UnoApp(App[None]):
         self._scored_round = 0
         self._passing_to: int | None = None
         self._last_person: int | None = None
+        self.held: int | None = None
+        """Hot seat: the person whose own move just drew cards and ended their turn; their
+        hand stays on the screen, the drawn cards shown, until they pass the keyboard on."""
+        self.held_at = 0.0
+        """When the hold began, on the clock of the keys' own times."""
 
     @property
     def words(self) -> Words:
@@ -90,9 +105,17 @@ class UnoApp(App[None]):
         else:
             self.push_screen(SetupScreen())
 
+    def too_small(self) -> bool:
+        """The "too small" notice covers the screen."""
+        return self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+
     async def on_event(self, event: events.Event) -> None:
         """A key typed under a Thai layout counts as the key it sits on (except while a
-        text field, a player's name, has the focus)."""
+        text field, a player's name, has the focus). Behind the "too small" notice only
+        F2 and Ctrl+Q act (a key there played cards nobody could see)."""
+        if (isinstance(event, events.Key) and not event.is_forwarded and self.too_small()
+                and event.key not in NOTICE_KEYS):
+            return
         if (isinstance(event, events.Key) and not event.is_forwarded and event.character
                 and not isinstance(self.focused, Input)):
             latin = latin_character(event.character)
@@ -115,6 +138,7 @@ class UnoApp(App[None]):
         self._scored_round = 0
         self._passing_to = None
         self._last_person = None
+        self.held = None
         self._seen_version = -1
         if isinstance(self.screen, SetupScreen):
             self.switch_screen(GameScreen())
@@ -159,6 +183,11 @@ class UnoApp(App[None]):
     def _hand_on(self) -> None:
         """Hot seat: hide the hand when the keyboard must go to someone else."""
         wanted = self.wanted_viewer()
+        if self.held is not None:
+            assert self.match is not None
+            if wanted != self.held and not self.match.game.is_round_over:
+                return  # the drawn cards stay on the screen until a key passes it on
+            self.held = None
         if wanted == self.viewer:
             return
         self.viewer = None
@@ -170,6 +199,12 @@ class UnoApp(App[None]):
             passing[-1].seat = wanted
         else:
             self.push_screen(PassScreen(wanted, self._last_person))
+
+    def pass_on(self) -> None:
+        """The held person has seen what they drew: the keyboard goes on."""
+        if self.held is not None:
+            self.held = None
+            self.changed()
 
     def take_keyboard(self, seat: int) -> None:
         """The person at ``seat`` has the keyboard now (from the pass screen)."""
@@ -185,16 +220,33 @@ class UnoApp(App[None]):
         seat = self.viewer if seat is None else seat
         if self.match is None or seat is None:
             return False
+        held_before = self._hand_size(seat)
         try:
             self.match.push(seat, move)
         except TableError:
+            game = self.match.game
+            why = (refusal_text(self.words, game, seat, move)
+                   if move not in game.legal_moves(seat) else self.words.t("tui.msg.changed"))
             self.changed()
             for screen in self.screen_stack:
                 if isinstance(screen, GameScreen):
-                    screen.message = self.words.t("tui.msg.changed")
+                    screen.message = why
             return False
+        game = self.match.game
+        if (len(self.match.humans) > 1 and not game.is_round_over and game.turn != seat
+                and move.kind in DRAWING_MOVES and self._hand_size(seat) > held_before
+                and seat == self.viewer):
+            # hot seat: the cards drawn (not playable, or a penalty) are seen before the
+            # pass screen hides the hand
+            self.held = seat
+            self.held_at = Message().time  # stamped on the clock of the keys' times
         self.changed()
         return True
+
+    def _hand_size(self, seat: int) -> int:
+        assert self.match is not None
+        held = self.match.game.view(seat)["hands"][seat]
+        return len(held) if isinstance(held, list) else int(held)
 
     def score_closed(self) -> None:
         """The scoreboard was closed: the next round, or a new match after the last."""
@@ -299,6 +351,28 @@ class UnoApp(App[None]):
 
     def match_in_progress(self) -> bool:
         return self.match is not None and not self.match.game.is_game_over
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Ctrl+P's commands: its Quit asks as Ctrl+Q does, its Keys is our Help (keys
+        with what they do, the match's rules; Esc closes it)."""
+        words = self.words
+        for command in super().get_system_commands(screen):
+            if command.callback == self.action_quit:
+                yield SystemCommand(words.t("tui.palette.quit"), words.t("tui.palette.quit_help"),
+                                    self.action_ask_quit)
+            elif command.title == "Keys":
+                yield SystemCommand(words.t("tui.palette.keys"), words.t("tui.palette.keys_help"),
+                                    self.action_keys)
+            else:
+                yield command
+
+    async def action_quit(self) -> None:
+        """Every way to quit asks first during a match."""
+        self.action_ask_quit()
+
+    def action_keys(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
 
     def action_ask_quit(self) -> None:
         """Ctrl+Q: at once on the setup screen; during a match, after a yes."""

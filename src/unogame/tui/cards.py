@@ -23,7 +23,8 @@ COLOR_STYLES: Final = {
     "R": Style(color="bright_white", bgcolor="red3", bold=True),
     "Y": Style(color="black", bgcolor="yellow3", bold=True),
     "G": Style(color="bright_white", bgcolor="green4", bold=True),
-    "B": Style(color="bright_white", bgcolor="blue3", bold=True),
+    # not blue3: under NO_COLOR (grey levels) it was as dark as the background
+    "B": Style(color="bright_white", bgcolor="dodger_blue3", bold=True),
 }
 WILD_STYLE: Final = Style(color="bright_white", bgcolor="grey23", bold=True)
 SWATCH_STYLES: Final = {letter: Style(color=style.bgcolor, bold=True)

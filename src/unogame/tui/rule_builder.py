@@ -35,12 +35,13 @@ NO_STEP = ""
 class RuleBuilder(Vertical):
     """Name, text and four step rows; :meth:`data` is the rule's JSON form."""
 
+    # 80 columns: a step takes two rows (what and how many; who), so that the longest
+    # choices show whole and the count is on the screen (widths in uno.tcss)
     DEFAULT_CSS = """
     RuleBuilder { height: auto; margin-left: 2; }
     RuleBuilder .row { height: 1; }
     RuleBuilder .field { width: 24; }
-    RuleBuilder Select { width: 34; }
-    RuleBuilder .step-count { width: 6; }
+    RuleBuilder .who-field { padding-left: 2; }
     RuleBuilder #rule-name, RuleBuilder #rule-text { width: 50; }
     RuleBuilder #rule-explain { height: auto; margin-top: 0; }
     """
@@ -67,11 +68,15 @@ class RuleBuilder(Vertical):
                 yield Label(t("tui.setup.rule_step", number=index + 1),
                             id=f"l-step-{index}", classes="field")
                 yield Select(self._whats(), value=what, allow_blank=False,
-                             id=f"step-what-{index}", compact=True)
-                yield Select(self._whos(what), value=step.who if step else "",
-                             allow_blank=False, id=f"step-who-{index}", compact=True)
+                             id=f"step-what-{index}", classes="step-what", compact=True)
                 yield Input(str(step.count if step else 1), type="integer",
                             id=f"step-count-{index}", classes="step-count", compact=True)
+            with Horizontal(classes="row", id=f"row-who-{index}"):
+                yield Label(t("tui.setup.rule_who"), id=f"l-who-{index}",
+                            classes="field who-field")
+                yield Select(self._whos(what), value=step.who if step else "",
+                             allow_blank=False, id=f"step-who-{index}", classes="step-who",
+                             compact=True)
         yield Static("", id="rule-explain")
 
     def on_mount(self) -> None:
@@ -94,7 +99,7 @@ class RuleBuilder(Vertical):
     def _show_row(self, index: int) -> None:
         what = self.query_one(f"#step-what-{index}", Select).value
         used = isinstance(what, str) and what != NO_STEP
-        self.query_one(f"#step-who-{index}", Select).display = used
+        self.query_one(f"#row-who-{index}").display = used
         self.query_one(f"#step-count-{index}", Input).display = used and what in COUNT_RANGE
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -148,12 +153,19 @@ class RuleBuilder(Vertical):
         for index in range(MAX_STEPS):
             self.query_one(f"#l-step-{index}", Label).update(
                 self._t("tui.setup.rule_step", number=index + 1))
+            self.query_one(f"#l-who-{index}", Label).update(self._t("tui.setup.rule_who"))
             what_select: Select[str] = self.query_one(f"#step-what-{index}", Select)
             what = what_select.value
-            what_select.set_options(self._whats())
-            what_select.value = what
+            _relabel(what_select, self._whats())
             who_select: Select[str] = self.query_one(f"#step-who-{index}", Select)
-            who = who_select.value
-            who_select.set_options(self._whos(what if isinstance(what, str) else NO_STEP))
-            who_select.value = who
+            _relabel(who_select, self._whos(what if isinstance(what, str) else NO_STEP))
         self.explain()
+
+
+def _relabel(select: Select[str], options: list[tuple[str, str]]) -> None:
+    """New labels for the same options, the chosen one kept and shown in its new label
+    (setting the same value again shows the old label: "(no step)" stayed Thai)."""
+    value = select.value
+    select.set_options(options)
+    select.value = value
+    select.mutate_reactive(Select.value)  # type: ignore[misc]

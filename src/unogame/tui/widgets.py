@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual import events
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import RichLog
@@ -59,6 +60,21 @@ class LogView(RichLog, can_focus=False):
     def __init__(self, id: str) -> None:
         super().__init__(id=id, wrap=False, markup=False, auto_scroll=True, max_lines=None)
         self.shown: list[str] = []
+        self.following = True
+        """The newest line is in view (not scrolled back): a resize keeps it in view."""
+
+    def on_mount(self) -> None:
+        self.watch(self, "scroll_y", self._scrolled, init=False)
+
+    def _scrolled(self, scroll_y: float) -> None:
+        self.following = scroll_y >= self.max_scroll_y
+
+    def on_resize(self, _event: events.Resize) -> None:
+        # a taller log and then a shorter one left it scrolled up, its newest lines
+        # out of sight
+        if self.following:
+            self.scroll_end(animate=False, immediate=True)
+            self.call_after_refresh(self.scroll_end, animate=False)
 
     def show(self, lines: Sequence[str]) -> None:
         """Show ``lines``: only the new ones are written when the log grew."""

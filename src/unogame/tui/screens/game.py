@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -31,11 +32,15 @@ from ...engine.moves import (
     SWAP_SEAT,
     UNO,
 )
-from ..cards import COLOR_SYMBOLS, card_label, card_text, color_text, sort_key
+from ..cards import COLOR_SYMBOLS, card_label, sort_key
+from ..refusals import play_move, refusal_text
+from ..rules_text import rules_summary
+from ..table_text import direction_words, players_text, table_text
 from ..widgets import HandView, LogView
 from .base import UnoScreen
 from .choice import ChoiceScreen
 from .help import HelpScreen
+from .passing import ARMING_SECONDS
 
 COLOR_LETTERS = ("R", "Y", "G", "B")
 UNO_MOVE = Move.make(UNO)
@@ -73,6 +78,9 @@ class GameScreen(UnoScreen[None]):
         self.choosing = False
         """A choice dialog of this screen is open."""
         self._last_drawn: str | None = None
+        self.chances: frozenset[tuple[str, str]] = frozenset()
+        """What the person at the keyboard may do now that others may take away: their
+        turn, a jump-in (with the top card), a catch (of a seat)."""
 
     def content(self) -> ComposeResult:
         yield Static(id="status")
@@ -92,6 +100,19 @@ class GameScreen(UnoScreen[None]):
 
     def watch_uno_armed(self) -> None:
         self._relabel()
+
+    def held(self) -> bool:
+        """Hot seat: the person at the keyboard is looking at cards they just drew."""
+        return self.uno.held is not None and self.uno.held == self.uno.viewer
+
+    def on_key(self, event: events.Key) -> None:
+        """While held, P (or Enter, Space) passes the keyboard on, counted half a second
+        after the draw (the key that drew cannot also hide the cards)."""
+        if self.held() and event.key in ("p", "enter", "space"):
+            event.stop()
+            event.prevent_default()
+            if event.time - self.uno.held_at >= ARMING_SECONDS:
+                self.uno.pass_on()
 
     # -- what the keyboard's seat sees
 
@@ -122,9 +143,28 @@ class GameScreen(UnoScreen[None]):
         self.query_one("#table").border_title = self.t("tui.table")
         self._draw_log()
         self._draw_hand(view, legal)
+        self._call_chances(view, legal)
         self.query_one("#prompt", Static).update(self._prompt(view, legal))
         if viewer is not None and any(m.kind == COLOR for m in legal) and not self.choosing:
             self.call_later(self._choose_first_color)
+
+    def _call_chances(self, view: dict[str, Any], legal: list[Move]) -> None:
+        """A bell when a chance appears (the turn comes, a jump-in or a catch becomes
+        possible: bots take the last two within a second), and the prompt and the hand
+        highlighted while one is open."""
+        viewer = self.uno.viewer
+        chances: set[tuple[str, str]] = set()
+        if viewer is not None and view["winner"] is None and not self.held():
+            if view["turn"] == viewer:
+                chances.add(("turn", ""))
+            elif any(m.kind == PLAY for m in legal):
+                chances.add(("jump", str(view["discard_pile"][0])))
+            chances |= {("catch", str(m.target)) for m in legal if m.kind == CATCH}
+        if chances - self.chances:
+            self.app.bell()
+        self.chances = frozenset(chances)
+        self.query_one("#prompt").set_class(bool(chances), "chance")
+        self.hand.set_class(("turn", "") in chances, "your-turn")
 
     def _draw_status(self, view: dict[str, Any]) -> None:
         match = self.uno.match
@@ -139,61 +179,20 @@ class GameScreen(UnoScreen[None]):
         self.query_one("#status", Static).update(Text(status, style="bold"))
 
     def _direction(self, view: dict[str, Any]) -> str:
-        return self.t("tui.direction.cw" if view["direction"] == 1 else "tui.direction.ccw")
+        return direction_words(self.words, view)
 
     def _players_text(self, view: dict[str, Any]) -> Text:
-        players = Text(no_wrap=True)
-        for seat in range(view["players"]):
-            held = view["hands"][seat]
-            count = len(held) if isinstance(held, list) else held
-            turn = seat == view["turn"] and view["winner"] is None
-            flags = ""
-            if seat in view["uno"]:
-                flags = self.t("tui.players.uno")
-            elif seat in view["catchable"]:
-                flags = self.t("tui.players.catchable")
-            style = "bold reverse" if turn else ("bold" if seat == self.uno.viewer else "")
-            name_text = Text(self.words.seat_name(seat), style=style)
-            name_text.truncate(9, overflow="ellipsis", pad=True)
-            flags_text = Text(flags, style="bold")
-            flags_text.truncate(5, pad=True)
-            cell = Text.assemble(str(seat), ("▶" if turn else " ", "bold"), name_text,
-                                 f"{count:>3} ", flags_text, f"{view['scores'][seat]:>4}")
-            if seat:
-                players.append("\n" if seat % 2 == 0 else "  ")
-            players.append(cell)
-        return players
+        return players_text(self.words, view, self.uno.viewer)
 
     def _table_text(self, view: dict[str, Any]) -> Text:
-        t = self.t
-        top = view["discard_pile"][0] if view["discard_pile"] else None
-        table = Text(no_wrap=True, overflow="ellipsis")
-        table.append(f"{t('tui.table.top')}: ")
-        table.append_text(card_text(top) if top else Text("-"))
-        table.append(f"\n{t('tui.table.color')}: ")
-        if view["color"]:
-            table.append_text(color_text(view["color"], self.words.color_name(view["color"])))
-        else:
-            table.append(t("tui.table.color_none"))
-        table.append(f"\n{t('tui.table.draw')}: {view['draw_pile']}\n{self._direction(view)}")
-        pending = view["pending"]
-        if pending and pending["kind"] != "color":  # the colour line says "to choose"
-            kind = pending["kind"]
-            if kind == "challenge":
-                line = t("tui.table.pending.challenge",
-                         name=self.words.seat_name(pending["by"]))
-            elif kind == "stack":
-                line = t("tui.table.pending.stack", amount=pending["amount"])
-            else:
-                line = t(f"tui.table.pending.{kind}", name=self.words.seat_name(view["turn"]))
-            table.append(f"\n{line}", style="bold")
-        return table
+        return table_text(self.words, view)
 
     def _draw_log(self) -> None:
         match = self.uno.match
         assert match is not None
         log = self.query_one("#log", LogView)
         log.border_title = self.t("tui.log")
+        log.border_subtitle = rules_summary(self.words, match.config.rules)
         log.show([line for event in match.log_for(self.uno.viewer)
                   if (line := self.words.event_line(event)) is not None])
 
@@ -213,6 +212,8 @@ class GameScreen(UnoScreen[None]):
         hand.playable = frozenset(str(m.card_code) for m in legal if m.kind == PLAY)
         pending = view["pending"]
         drawn = pending.get("card") if pending and pending["kind"] == "drawn" else None
+        if self.held():  # the cards just drawn are shown chosen
+            drawn = next(iter(self._drawn_by(viewer)[-1:]), None)
         if drawn is not None and drawn != self._last_drawn:
             hand.choose(drawn)
         self._last_drawn = drawn
@@ -221,17 +222,20 @@ class GameScreen(UnoScreen[None]):
 
     def _prompt(self, view: dict[str, Any], legal: list[Move]) -> Text:
         first = self._prompt_line(view, legal)
+        if self.chances:  # seen without colour too
+            first = f"★ {first}"
         if self.message:
             text = Text(self.message, style="bold reverse")
             text.append("\n" + first)
             return text
         t = self.t
         extras: list[str] = []
+        said = self.uno.viewer in view["uno"]  # said already: U is not offered again
         if any(m.kind == UNO for m in legal):
             extras.append(t("tui.keys.uno"))
         elif self.uno_armed:
             extras.append(t("tui.keys.uno_armed"))
-        elif any(m.kind == PLAY and m.uno for m in legal):
+        elif not said and any(m.kind == PLAY and m.uno for m in legal):
             extras.append(t("tui.keys.uno_arm"))
         catches = [m.target for m in legal if m.kind == CATCH]
         if catches:
@@ -251,6 +255,9 @@ class GameScreen(UnoScreen[None]):
         if view["winner"] is not None:
             return t("tui.status.over", round=match.round,
                      target=match.config.rules.target_score)
+        if self.held():
+            drawn = self._drawn_by(viewer)
+            return t("tui.keys.held", cards=self.words.cards_words(drawn) if drawn else "-")
         if viewer is None or view["turn"] != viewer:
             line = t("tui.keys.wait", name=self.words.seat_name(view["turn"]))
             jump = [m.card_code for m in legal if m.kind == PLAY]
@@ -267,10 +274,22 @@ class GameScreen(UnoScreen[None]):
             return t("tui.keys.challenge_stack" if stack else "tui.keys.challenge",
                      name=self.words.seat_name(pending["by"]))
         if kind == "stack":
-            return t("tui.keys.stack", amount=pending["amount"])
+            stackable = sorted({card_label(str(m.card_code)) for m in legal if m.kind == PLAY})
+            if not stackable:
+                return t("tui.keys.stack_draw", amount=pending["amount"])
+            return t("tui.keys.stack_play", amount=pending["amount"],
+                     cards=" ".join(stackable))
         if kind == "color":
             return t("tui.keys.color")
         return t("tui.keys.your_turn")
+
+    def _drawn_by(self, seat: int | None) -> list[str]:
+        """The cards ``seat`` drew last, as ``seat`` sees them."""
+        match = self.uno.match
+        if match is None or seat is None:
+            return []
+        event = match.last_event("draw", seat)
+        return list(event.get("cards", [])) if event else []
 
     # -- actions
 
@@ -292,10 +311,19 @@ class GameScreen(UnoScreen[None]):
             if move.kind == kind:
                 self.uno.human_move(move)
                 return
-        self.refuse()
+        self.refuse_move(Move.make(kind))
 
     def refuse(self, text: str | None = None) -> None:
         self.message = text or self.t("tui.msg.not_legal")
+
+    def refuse_move(self, move: Move) -> None:
+        """Say why the person at the keyboard may not make ``move`` now (the engine's
+        reason, in the screen's language)."""
+        match, viewer = self.uno.match, self.uno.viewer
+        if match is None or viewer is None:
+            self.refuse()
+            return
+        self.refuse(refusal_text(self.words, match.game, viewer, move))
 
     def action_draw(self) -> None:
         self._do(DRAW)
@@ -312,24 +340,42 @@ class GameScreen(UnoScreen[None]):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
+    def _said_uno(self) -> bool:
+        view, viewer = self._view(), self.uno.viewer
+        return view is not None and viewer in view["uno"]
+
     def action_uno(self) -> None:
         legal = self.legal()
         if UNO_MOVE in legal:
             self.uno.human_move(UNO_MOVE)
-        elif any(m.kind == PLAY and m.uno for m in legal):
+        elif not self._said_uno() and any(m.kind == PLAY and m.uno for m in legal):
             self.uno_armed = not self.uno_armed
         else:
-            self.refuse()
+            self.refuse_move(UNO_MOVE)
 
     def action_catch(self) -> None:
         targets = [m.target for m in self.legal() if m.kind == CATCH]
         if not targets:
-            self.refuse()
+            self._refuse_catch()
         elif len(targets) == 1:
             self.uno.human_move(Move.make(CATCH, target=targets[0]))
         else:
             self.ask(self.t("tui.choice.catch"), self._seat_options(targets),
                      lambda seat: self.uno.human_move(Move.make(CATCH, target=int(seat))))
+
+    def _refuse_catch(self) -> None:
+        """Why nobody can be caught: the engine's reason for an opponent holding one
+        card (said UNO, too late), or that nobody holds one."""
+        view, viewer = self._view(), self.uno.viewer
+        if view is None or viewer is None:
+            self.refuse()
+            return
+        ones = [seat for seat in range(view["players"]) if seat != viewer
+                and (len(held) if isinstance(held := view["hands"][seat], list) else held) == 1]
+        if ones:
+            self.refuse_move(Move.make(CATCH, target=ones[0]))
+        else:
+            self.refuse(self.t("tui.msg.nobody_to_catch"))
 
     def action_play(self) -> None:
         code = self.hand.chosen
@@ -338,7 +384,11 @@ class GameScreen(UnoScreen[None]):
             return
         plays = [m for m in self.legal() if m.kind == PLAY and m.card_code == code]
         if not plays:
-            self.refuse(self.t("tui.msg.not_playable", card=card_label(code)))
+            self.refuse_move(play_move(code))
+            view = self._view()
+            pending = view["pending"] if view else None
+            if pending and pending["kind"] == "drawn" and view and view["turn"] == self.uno.viewer:
+                self.hand.choose(pending["card"])  # Enter again plays the drawn card
             return
         self._narrow(plays)
 
@@ -371,12 +421,13 @@ class GameScreen(UnoScreen[None]):
             return
         with_uno = [m for m in plays if m.uno]
         without = [m for m in plays if not m.uno]
-        move = (with_uno or without)[0] if self.uno_armed else (without or with_uno)[0]
+        armed = self.uno_armed and not self._said_uno()  # UNO is said once
+        move = (with_uno or without)[0] if armed else (without or with_uno)[0]
         self.uno_armed = False
         if move in self.legal():
             self.uno.human_move(move)
         else:
-            self.refuse(self.t("tui.msg.changed"))
+            self.refuse_move(move)
 
     def _choose_first_color(self) -> None:
         legal = [m for m in self.legal() if m.kind == COLOR]

@@ -4,6 +4,9 @@ The screen takes a key of its own (P), not Enter or Space, and ignores every key
 half a second, so that the key that ended a turn cannot also open the next person's
 hand. It tells the arriving person what happened since their last turn, as everyone at
 the table may see it, and is redrawn whenever the game moves behind it (a bot's catch).
+
+Everyone sees this screen, so it offers nobody's moves: a forgotten UNO is not saved
+here (the next person may catch it, R6.2).
 """
 
 from __future__ import annotations
@@ -15,8 +18,6 @@ from textual.containers import Center
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from ...engine import Move
-from ...engine.moves import UNO
 from .base import UnoScreen
 
 ARMING_SECONDS = 0.5
@@ -24,12 +25,10 @@ ARMING_SECONDS = 0.5
 not when they are handled: a busy machine may handle a double tap late)."""
 SINCE_LINES = 8
 """The most recent events shown from the arriving person's absence."""
-UNO_MOVE = Move.make(UNO)
 
 
 class PassScreen(UnoScreen[None]):
-    """"Pass the keyboard to NAME": P when NAME is ready; U lets the previous person
-    still say UNO (R6.2)."""
+    """"Pass the keyboard to NAME": P when NAME is ready."""
 
     armed: reactive[bool] = reactive(False)
     """Whether keys pressed now count (half a second after the screen appeared)."""
@@ -38,7 +37,7 @@ class PassScreen(UnoScreen[None]):
         super().__init__()
         self.seat = seat
         self.previous = previous
-        """The person who just gave up the keyboard: they may still say UNO (R6.2)."""
+        """The person who just gave up the keyboard."""
         self.shown_at: float | None = None
         """When the screen appeared, on the clock of the keys' own times."""
 
@@ -57,25 +56,16 @@ class PassScreen(UnoScreen[None]):
         return self.shown_at is not None and key.time - self.shown_at >= ARMING_SECONDS
 
     def on_key(self, event: events.Key) -> None:
-        if event.key in ("p", "u"):
+        if event.key == "p":
             event.stop()
-            if not self.counts(event):
-                return
-            if event.key == "p":
+            if self.counts(event):
                 self.action_ready()
-            else:
-                self.action_uno()
 
     def _arm(self) -> None:
         self.armed = True
 
     def watch_armed(self) -> None:
         self._relabel()
-
-    def previous_may_say_uno(self) -> bool:
-        match = self.uno.match
-        return (match is not None and self.previous is not None
-                and UNO_MOVE in match.game.legal_moves(self.previous))
 
     def redraw(self) -> None:
         match = self.uno.match
@@ -94,14 +84,7 @@ class PassScreen(UnoScreen[None]):
         text.append(self.t("tui.pass.body", name=name))
         if self.armed:
             text.append("\n" + self.t("tui.pass.ready", name=name), style="bold")
-        if self.previous is not None and self.previous_may_say_uno():
-            text.append("\n\n" + self.t("tui.pass.uno", name=words.seat_name(self.previous)),
-                        style="bold")
         self.query_one("#pass", Static).update(text)
-
-    def action_uno(self) -> None:
-        if self.previous is not None and self.previous_may_say_uno():
-            self.uno.human_move(UNO_MOVE, self.previous)
 
     def action_ready(self) -> None:
         self.uno.take_keyboard(self.seat)

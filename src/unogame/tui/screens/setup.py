@@ -24,11 +24,10 @@ from ...engine.custom import CustomRule, CustomRuleError
 from ...i18n.custom_text import describe, reason
 from ..match import MatchConfig, SeatConfig
 from ..rule_builder import RuleBuilder
+from ..rules_text import HOUSE_RULES, ON_RULES
 from ..words import Words
 from .base import UnoScreen
 
-HOUSE_RULES = ("stacking", "seven_zero", "jump_in", "draw_until_playable", "must_play_drawn")
-ON_RULES = ("challenge", "two_player_reverse_skips")
 MAX_SEATS = 10
 OWN_RULE = "__own__"
 """The custom card's choice that opens the rule builder (a family's own rule)."""
@@ -37,7 +36,7 @@ NUMBER_FIELDS = {"custom_count": ("custom-count", "tui.setup.custom_count", 1, 2
 """Rule option → (input id, label key, lowest, highest)."""
 LABELS = {"l-players": "tui.setup.players", "l-rules": "tui.setup.rules",
           "l-custom": "tui.setup.custom", "l-count": "tui.setup.custom_count",
-          "l-target": "tui.setup.target", "l-seed": "tui.setup.seed"}
+          "l-target": "tui.setup.target", "l-seed": "tui.setup.seed_label"}
 
 
 def default_level() -> str:
@@ -59,7 +58,8 @@ class RuleToggle(Widget, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "flip", show=False)]
     value: reactive[bool] = reactive(False)
-    label: reactive[str] = reactive("")
+    label: reactive[str] = reactive("", layout=True)
+    """(Its width follows the label: a longer one in another language is not cut.)"""
 
     def __init__(self, label: str, value: bool, id: str) -> None:
         super().__init__(id=id)
@@ -295,7 +295,7 @@ class SetupScreen(UnoScreen[None]):
             text = self.query_one(f"#{input_id}", Input).value
             options[option] = _whole_number(text, label, low, high)
         seed_text = self.query_one("#seed", Input).value.strip()
-        seed = (_whole_number(seed_text, "tui.setup.seed", 0, 2**63 - 1) if seed_text
+        seed = (_whole_number(seed_text, "tui.setup.seed_label", 0, 2**63 - 1) if seed_text
                 else random.randrange(1_000_000))
         if self.last is not None:  # options without a field here stay as they were
             options = {**self.last.rules.to_dict(), **options}
