@@ -109,6 +109,37 @@ static StateObject *new_state(void) {
     return (StateObject *)StateType.tp_alloc(&StateType, 0);
 }
 
+/* An empty event log for a new state's deal; on failure the state is released. */
+static uno_log *new_log(StateObject *self) {
+    uno_log *log = PyMem_Malloc(sizeof *log);
+    if (log == NULL) {
+        Py_DECREF(self);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    log->length = 0;
+    log->enabled = 1;
+    log->overflow = 0;
+    return log;
+}
+
+/* (state, events) after a deal that returned ``made``; the log is freed either way. */
+static PyObject *dealt(StateObject *self, uno_log *log, int made) {
+    if (made < 0) {
+        PyMem_Free(log);
+        Py_DECREF(self);
+        PyErr_SetString(PyExc_ValueError, "this deal cannot be made");
+        return NULL;
+    }
+    PyObject *events = uno_log_events(log);
+    PyMem_Free(log);
+    if (events == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", (PyObject *)self, events);
+}
+
 /* ------------------------------------------------------------------ State methods */
 
 static PyObject *State_new_game(PyObject *cls, PyObject *args) {
@@ -131,27 +162,11 @@ static PyObject *State_new_game(PyObject *cls, PyObject *args) {
     if (self == NULL) {
         return NULL;
     }
-    uno_log *log = PyMem_Malloc(sizeof *log);
+    uno_log *log = new_log(self);
     if (log == NULL) {
-        Py_DECREF(self);
-        return PyErr_NoMemory();
-    }
-    log->length = 0;
-    log->enabled = 1;
-    log->overflow = 0;
-    if (uno_new(&self->state, players, &rules, seed, log) < 0) {
-        PyMem_Free(log);
-        Py_DECREF(self);
-        PyErr_SetString(PyExc_ValueError, "this deal cannot be made");
         return NULL;
     }
-    PyObject *events = uno_log_events(log);
-    PyMem_Free(log);
-    if (events == NULL) {
-        Py_DECREF(self);
-        return NULL;
-    }
-    return Py_BuildValue("(NN)", (PyObject *)self, events);
+    return dealt(self, log, uno_new(&self->state, players, &rules, seed, log));
 }
 
 static PyObject *State_deal(PyObject *cls, PyObject *args) {
@@ -176,27 +191,12 @@ static PyObject *State_deal(PyObject *cls, PyObject *args) {
     if (self == NULL) {
         return NULL;
     }
-    uno_log *log = PyMem_Malloc(sizeof *log);
+    uno_log *log = new_log(self);
     if (log == NULL) {
-        Py_DECREF(self);
-        return PyErr_NoMemory();
-    }
-    log->length = 0;
-    log->enabled = 1;
-    log->overflow = 0;
-    if (uno_deal(&self->state, players, &rules, seed, dealer, deck, count, log) < 0) {
-        PyMem_Free(log);
-        Py_DECREF(self);
-        PyErr_SetString(PyExc_ValueError, "this deal cannot be made");
         return NULL;
     }
-    PyObject *events = uno_log_events(log);
-    PyMem_Free(log);
-    if (events == NULL) {
-        Py_DECREF(self);
-        return NULL;
-    }
-    return Py_BuildValue("(NN)", (PyObject *)self, events);
+    return dealt(self, log, uno_deal(&self->state, players, &rules, seed, dealer, deck, count,
+                                     log));
 }
 
 static PyObject *State_load(PyObject *cls, PyObject *args) {
