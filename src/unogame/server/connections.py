@@ -249,8 +249,10 @@ def server_limits(open_files: int, limits: ConnectionLimits) -> ConnectionLimits
                             max_sockets=min(limits.max_sockets, ceiling))
 
 
-WS_COMPRESSION = True
-"""permessage-deflate offered to clients by default (``uno serve --ws-compression``)."""
+WS_COMPRESSION = False
+"""permessage-deflate is not offered by default: on small update frames it costs more server
+CPU and memory per connection than the bytes it saves are worth (figures: docs/deploy.md,
+Capacity); ``uno serve --ws-compression on`` offers it."""
 
 
 def uvicorn_config(app: Any, *, host: str, port: int, log_level: str = "warning",
