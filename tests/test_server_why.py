@@ -1,14 +1,17 @@
-"""The refusal of each unplayable card sent with every position (issue 22): only what the
-page words in its own language (code, rule, parameters), no English text and no card named
-twice, while a refused move's error still carries the engine's whole reason. Real server,
-real sockets."""
+"""The costs of each update (issue 22). The refusal of each unplayable card sent with every
+position: only what the page words in its own language (code, rule, parameters), no English
+text and no card named twice, while a refused move's error still carries the engine's whole
+reason. permessage-deflate: not offered by ``uno serve`` unless ``--ws-compression on``.
+Real server processes, real sockets."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from test_server_helper import stacked, started
-from test_server_support import ServerThread, run
+from test_server_support import ServerProcess, ServerThread, free_port, run
+from websockets.sync.client import connect
 
 from unogame.engine.explain import REFUSAL_CODES
 from unogame.i18n import table as strings
@@ -39,3 +42,17 @@ def test_each_unplayable_card_has_a_small_refusal_the_page_can_word() -> None:
 
     with ServerThread(timing=Timing(think=1000.0, reaction_scale=1000.0)) as server:
         run(scenario(server))
+
+
+def test_uno_serve_offers_permessage_deflate_only_when_asked(tmp_path: Path) -> None:
+    for extra, offered in (([], False), (["--ws-compression", "on"], True),
+                           (["--ws-compression", "off"], False)):
+        server = ServerProcess(tmp_path / f"games{len(extra)}{offered}.sqlite3", free_port(),
+                               extra=extra)
+        server.start()
+        try:
+            with connect(server.ws_url, open_timeout=30) as ws:  # the client offers it
+                agreed = ws.response.headers.get("Sec-WebSocket-Extensions") or ""
+                assert ("permessage-deflate" in agreed) is offered, (extra, agreed)
+        finally:
+            server.stop()
