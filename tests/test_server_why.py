@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from test_server_helper import stacked, started
+from test_server_helper import random_positions, stacked, started
 from test_server_support import ServerProcess, ServerThread, free_port, run
 from websockets.sync.client import connect
 
+from unogame.engine import card_code
 from unogame.engine.explain import REFUSAL_CODES
 from unogame.i18n import table as strings
 from unogame.server.flow import Timing
+from unogame.server.why import card_refusals, move_refusal
 
 
 def test_each_unplayable_card_has_a_small_refusal_the_page_can_word() -> None:
@@ -56,3 +58,25 @@ def test_uno_serve_offers_permessage_deflate_only_when_asked(tmp_path: Path) -> 
                 assert ("permessage-deflate" in agreed) is offered, (extra, agreed)
         finally:
             server.stop()
+
+
+def test_the_refusals_of_a_hand_are_the_engines_reasons_for_each_card() -> None:
+    """Every seat of varied positions: a card is in the map exactly when the engine refuses
+    its play, with the engine's code, rule and parameters (``card`` left out when it is the
+    card itself)."""
+    for game in random_positions(40):
+        for seat in range(game.players):
+            hand = [card_code(card) for card in game.card_hands[seat]]
+            legal = [move.text for move in game.legal_moves(seat)]
+            expected = {}
+            for code in hand:
+                text = f"play {code} R" if code.startswith("W") else f"play {code}"
+                if any(m.startswith(f"play {code}") for m in legal):
+                    continue
+                found = move_refusal(game, seat, text)
+                if found is not None:
+                    params = {k: v for k, v in found["params"].items()  # another card
+                              if not (k == "card" and v == code)}  # (the drawn one) stays
+                    expected[code] = {"code": found["code"], "rule": found["rule"],
+                                      "params": params}
+            assert card_refusals(game, seat, hand, legal) == expected, (seat, hand, legal)
