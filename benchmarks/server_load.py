@@ -19,6 +19,12 @@ behind a round-robin proxy, so every process holds every room). Also printed: CP
 
     .venv/bin/python benchmarks/server_load.py --redis redis://127.0.0.1:6390/0 \
         --processes 2 --rooms 1000
+
+``--server-cpus 0 --client-cpus 1`` pins the servers and this load generator to those cores
+(``os.sched_setaffinity``; it says so when a core asked for is not available and runs
+unpinned). Bytes per move per seat: the WebSocket payloads every client receives while
+measured, and the TCP payload its socket receives (the frames, compressed when
+permessage-deflate is on), over moves x 4 seats.
 """
 
 from __future__ import annotations
@@ -70,6 +76,7 @@ class Stats:
     arrivals: dict[tuple[str, int], list[float]] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
+    payload_bytes: int = 0  # WebSocket payloads received by all clients while measured
     errors: dict[str, int] = field(default_factory=dict)
     measuring: bool = False
 
@@ -99,6 +106,9 @@ class Player:
         stats = self.stats
         async for text in self.ws:
             now = time.perf_counter()
+            if stats.measuring:
+                stats.payload_bytes += len(text) if isinstance(text, bytes) else \
+                    len(text.encode())
             message = json.loads(text)
             kind = message["type"]
             if kind in ("update", "state"):
@@ -211,6 +221,39 @@ async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
         samples.append(time.perf_counter() - before - 0.01)
 
 
+def tcp_bytes_received(players: list[Player]) -> int:
+    """The TCP payload bytes the clients' sockets have received (the WebSocket frames as
+    sent, compressed or not): Linux's TCP_INFO tcpi_bytes_received, 0 where unknown."""
+    total = 0
+    for player in players:
+        sock = player.ws.transport.get_extra_info("socket") if player.ws else None
+        if sock is None or not hasattr(socket, "TCP_INFO"):
+            continue
+        info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 256)
+        if len(info) >= 136:
+            total += int.from_bytes(info[128:136], sys.byteorder)
+    return total
+
+
+def parse_cpus(text: str | None) -> set[int] | None:
+    return None if text is None else {int(part) for part in text.split(",") if part.strip()}
+
+
+def pinnable(cpus: set[int] | None, who: str) -> set[int] | None:
+    """``cpus`` when this machine lets us pin ``who`` to them, else None (and says why)."""
+    if cpus is None:
+        return None
+    if not hasattr(os, "sched_setaffinity"):
+        print(f"pinning not possible here (no sched_setaffinity): {who} not pinned")
+        return None
+    available = os.sched_getaffinity(0)
+    if not cpus <= available:
+        print(f"pinning not possible: {who} asked for cores {sorted(cpus)}, this process may "
+              f"use {sorted(available)} ({os.cpu_count()} cores): {who} not pinned")
+        return None
+    return cpus
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -234,6 +277,12 @@ def redis_calls(before: dict[str, Any], after: dict[str, Any]) -> dict[str, int]
 
 async def run(args: argparse.Namespace) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="uno-load-"))
+    server_cpus = pinnable(parse_cpus(args.server_cpus), "the servers")
+    client_cpus = pinnable(parse_cpus(args.client_cpus), "the load generator")
+
+    def pin_server() -> None:  # in the child before exec: every thread it starts inherits
+        if server_cpus is not None:
+            os.sched_setaffinity(0, server_cpus)
     servers: list[subprocess.Popen[bytes]] = []
     ports = [free_port() for _ in range(args.processes)]
     for port in ports:
@@ -244,8 +293,13 @@ async def run(args: argparse.Namespace) -> None:
             [sys.executable, "-m", "unogame", "serve", "--port", str(port), *backend,
              "--max-rooms", str(args.rooms + 1_000_000), "--per-address", "1000000",
              "--connections-per-address", "1000000",
+             *(["--ws-compression", args.ws_compression] if args.ws_compression else []),
              "--log-level", "error"],
-            stdout=subprocess.DEVNULL))
+            stdout=subprocess.DEVNULL, preexec_fn=pin_server))
+    if client_cpus is not None:
+        os.sched_setaffinity(0, client_cpus)
+    print(f"servers on cores {sorted(server_cpus) if server_cpus else 'any (not pinned)'}, "
+          f"load generator on {sorted(client_cpus) if client_cpus else 'any (not pinned)'}")
     try:
         for port in ports:
             for _ in range(600):
@@ -291,11 +345,13 @@ async def run(args: argparse.Namespace) -> None:
         redis_cpu0 = cpu_seconds(redis_pid) if redis_pid else 0.0
         cpu0, t0 = sum(cpu_seconds(server.pid) for server in servers), time.perf_counter()
         client_cpu0 = time.process_time()
+        read0 = tcp_bytes_received(players)
         await asyncio.sleep(args.seconds)
         stats.measuring = False
         lag_stop.set()
         await lag_task
         client_cpu = time.process_time() - client_cpu0
+        wire_bytes = tcp_bytes_received(players) - read0
         cpu1, t1 = sum(cpu_seconds(server.pid) for server in servers), time.perf_counter()
         redis_cpu = (cpu_seconds(redis_pid) - redis_cpu0) if redis_pid else 0.0
         info1 = redis_info(args.redis) if args.redis else None
@@ -322,6 +378,9 @@ async def run(args: argparse.Namespace) -> None:
         moves = max(1, stats.moves)
         print(f"CPU per move: servers {1000 * (cpu1 - cpu0) / moves:.2f} ms"
               + (f", redis-server {1000 * redis_cpu / moves:.2f} ms" if args.redis else ""))
+        print(f"bytes per move per seat: {stats.payload_bytes / moves / 4:.0f} payload "
+              f"(WebSocket messages as received), {wire_bytes / moves / 4:.0f} on the wire "
+              f"(TCP payload the clients received, all frames)")
         if info0 is not None and info1 is not None:
             calls = redis_calls(info0, info1)
             total = sum(calls.values())
@@ -375,6 +434,12 @@ def main() -> None:
                         help="each room's clients round robin over the processes")
     parser.add_argument("--client-nice", type=int, default=9,
                         help="the load generator's own niceness increment (0: none)")
+    parser.add_argument("--server-cpus", metavar="LIST",
+                        help="pin the server processes to these cores (e.g. 0 or 0,1)")
+    parser.add_argument("--client-cpus", metavar="LIST",
+                        help="pin this load generator to these cores (e.g. 1)")
+    parser.add_argument("--ws-compression", choices=("on", "off"),
+                        help="uno serve --ws-compression (default: the server's own)")
     args = parser.parse_args()
     if args.processes > 1 and not args.redis:
         parser.error("--processes above 1 needs --redis")

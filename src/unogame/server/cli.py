@@ -160,12 +160,14 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tune_gc()
     config, _ = uvicorn_config(app, host=args.host, port=args.port, log_level=args.log_level,
                                forwarded_allow_ips=getattr(args, "forwarded_allow_ips", None),
-                               limits=connection_limits(args))
+                               limits=connection_limits(args),
+                               compression=args.ws_compression == "on")
     uvicorn.Server(config).run()
     return 0
 
 
 def register(subparsers: Any) -> None:
+    from .connections import WS_COMPRESSION
     serve = subparsers.add_parser("serve", help="play in the browser: rooms, bots, LAN play")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (0.0.0.0: the whole LAN; prints a QR code)")
@@ -204,5 +206,8 @@ def register(subparsers: Any) -> None:
                             "long (default 5)")
     serve.add_argument("--bot-think", type=float, default=0.9,
                        help="seconds a bot thinks on its turn")
+    serve.add_argument("--ws-compression", choices=("on", "off"),
+                       default="on" if WS_COMPRESSION else "off",
+                       help="offer permessage-deflate on WebSockets (see docs/deploy.md)")
     serve.add_argument("--log-level", default="warning")
     serve.set_defaults(func=cmd_serve)

@@ -249,11 +249,19 @@ def server_limits(open_files: int, limits: ConnectionLimits) -> ConnectionLimits
                             max_sockets=min(limits.max_sockets, ceiling))
 
 
+WS_COMPRESSION = False
+"""permessage-deflate is not offered by default: on small update frames it costs more server
+CPU and memory per connection than the bytes it saves are worth (figures: docs/deploy.md,
+Capacity); ``uno serve --ws-compression on`` offers it."""
+
+
 def uvicorn_config(app: Any, *, host: str, port: int, log_level: str = "warning",
                    forwarded_allow_ips: str | None = None,
-                   limits: ConnectionLimits | None = None) -> tuple[Any, ConnectionGuard]:
+                   limits: ConnectionLimits | None = None,
+                   compression: bool = WS_COMPRESSION) -> tuple[Any, ConnectionGuard]:
     """The ``uvicorn.Config`` ``uno serve`` runs (guarded protocols, WebSocket pings, the
-    proxy's forwarded address when one is trusted), and its guard."""
+    proxy's forwarded address when one is trusted, permessage-deflate only when
+    ``compression``), and its guard."""
     import uvicorn
 
     from .heartbeat import WS_PING_INTERVAL, WS_PING_TIMEOUT
@@ -265,6 +273,7 @@ def uvicorn_config(app: Any, *, host: str, port: int, log_level: str = "warning"
                             ws_max_size=WS_MAX_SIZE, log_level=log_level,
                             ws_ping_interval=WS_PING_INTERVAL,  # a dead link is closed
                             ws_ping_timeout=WS_PING_TIMEOUT,    # within 15 s
+                            ws_per_message_deflate=compression,
                             timeout_keep_alive=5,
                             proxy_headers=forwarded_allow_ips is not None,
                             forwarded_allow_ips=forwarded_allow_ips)

@@ -29,14 +29,27 @@ def move_refusal(game: PlayableGame, seat: int, text: str) -> dict[str, Any] | N
 def card_refusals(game: PlayableGame, seat: int, hand: list[str],
                   legal: list[str]) -> dict[str, Any]:
     """For each card of ``seat``'s hand with no legal play now, why it cannot be played:
-    what the page says when that card is tapped."""
+    what the page says when that card is tapped. Only what the page translates (code, rule,
+    parameters): no English text, and no ``card`` parameter, the key already names it; sent
+    with every update, so kept small (issue 22)."""
+    if not isinstance(game, Game):  # the server's tables always hold the engine's Game
+        return {}
     playable = {text.split(" ")[1] for text in legal if text.startswith("play ")}
+    # the engine's legal moves once per seat, not once per card (as move_refusal would)
+    engine_legal = set(game.legal_moves(seat)) if game.winner is None else set()
     reasons: dict[str, Any] = {}
     for code in hand:
         if code in playable or code in reasons:
             continue
         text = f"play {code} R" if code.startswith("W") else f"play {code}"
-        found = move_refusal(game, seat, text)
-        if found is not None:
-            reasons[code] = found
+        try:
+            move = Move.parse(text)
+        except NotationError:
+            continue
+        if move in engine_legal:
+            continue
+        found = refusal(game, seat, move)
+        params = {name: value for name, value in found.params.items()
+                  if not (name == "card" and value == code)}
+        reasons[code] = {"code": found.code, "rule": found.rule, "params": params}
     return reasons
