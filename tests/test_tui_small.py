@@ -22,6 +22,7 @@ from tui_helpers import (  # noqa: E402
     FROZEN,
     LEVEL,
     config,
+    fill_log,
     game_screen,
     ready,
     run,
@@ -204,15 +205,7 @@ def test_the_log_keeps_its_newest_line_in_view_after_resizes() -> None:
         app = UnoApp(config(SeatConfig("Ann"), SeatConfig("Bot", LEVEL), seed=4, **FROZEN))
         async with app.run_test(size=(80, 24)) as pilot:
             await ready(pilot, app)
-            match = app.match
-            assert match is not None
-            game = match.game
-            while len(match.log_for(0)) < 40 and not game.is_round_over:
-                seat = game.turn
-                legal = game.legal_moves(seat)
-                match.push(seat, next((m for m in legal if m.kind in (1, 2)), legal[0]))
-                app.changed()
-                await pilot.pause()
+            await fill_log(pilot, app)
             log = game_screen(app).query_one("#log", LogView)
             newest = log.shown[-1]
             for size in ((120, 40), (80, 24), (100, 30), (80, 24)):

@@ -97,6 +97,20 @@ async def game_mounted(pilot: Any, app: UnoApp) -> None:
     await pilot.pause()
 
 
+async def fill_log(pilot: Any, app: UnoApp, lines: int = 40) -> None:
+    """Draws and passes (else the first legal move) for every seat until seat 0's log holds
+    ``lines`` lines or the round is over: a log long enough to scroll."""
+    match = app.match
+    assert match is not None
+    game = match.game
+    while len(match.log_for(0)) < lines and not game.is_round_over:
+        seat = game.turn
+        legal = game.legal_moves(seat)
+        match.push(seat, next((m for m in legal if m.kind in (1, 2)), legal[0]))  # draw, pass
+        app.changed()
+        await pilot.pause()
+
+
 def game_screen(app: UnoApp) -> GameScreen:
     return next(s for s in app.screen_stack if isinstance(s, GameScreen))
 
