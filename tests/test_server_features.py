@@ -17,7 +17,7 @@ import pytest
 from test_server_support import Client, ServerThread, choose, create_room, join, run
 
 from unogame.i18n import table
-from unogame.server.cli import print_banner
+from unogame.server.cli import Reach, print_banner
 from unogame.server.rooms import Timing
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "unogame" / "server" / "static"
@@ -36,9 +36,9 @@ def get(url: str) -> tuple[int, str, bytes]:
 
 def test_pages_api_and_qr(server: ServerThread) -> None:
     status, kind, body = get(server.url + "/")
-    assert status == 200 and "text/html" in kind and b"/static/app.js" in body
+    assert status == 200 and "text/html" in kind and re.search(rb'src="/v/\w+/app.js"', body)
     status, kind, body = get(server.url + "/r/ABCDE")
-    assert status == 200 and b"/static/app.js" in body
+    assert status == 200 and b"/app.js" in body
     meta = json.loads(get(server.url + "/api/meta")[2])
     assert "random" in meta["bot_levels"] and "discard_color" in meta["custom_rules"]
     assert meta["rules"]["target_score"] == 500
@@ -67,6 +67,8 @@ def test_meta_gives_the_lan_address_for_invites() -> None:
 def test_nothing_is_fetched_from_elsewhere() -> None:
     """The page works on a LAN without internet: no URL outside the server itself."""
     for path in STATIC.iterdir():
+        if path.suffix == ".png":
+            continue
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:)?//", text), path.name
         assert not re.search(r"url\(\s*[\"']?(https?:)?//", text), path.name
@@ -116,13 +118,22 @@ def get_meta_levels() -> str:
 
 def test_lan_banner_prints_the_address_and_a_qr_code() -> None:
     out = io.StringIO()
-    print_banner("0.0.0.0", 8123, "/tmp/x.sqlite3", out)
+    print_banner("0.0.0.0", 8123, "/tmp/x.sqlite3", out, Reach("http://192.0.2.7:8123"))
     text = out.getvalue()
-    assert re.search(r"http://[0-9.]+:8123/", text)
+    assert "open http://192.0.2.7:8123/ or scan" in text and "เปิด http://192.0.2.7:8123/" in text
     assert text.count("█") + text.count("▀") + text.count("▄") > 50  # the QR code
+    assert "On this computer: http://127.0.0.1:8123/" in text
     out = io.StringIO()
     print_banner("127.0.0.1", 8000, "/tmp/x.sqlite3", out)
     assert "http://127.0.0.1:8000/" in out.getvalue()
+
+
+def test_lan_banner_without_a_network_says_why_phones_cannot_join() -> None:
+    out = io.StringIO()
+    print_banner("0.0.0.0", 8123, "/tmp/x.sqlite3", out, Reach(None, "no_network"))
+    text = out.getvalue()
+    assert "on no network" in text and "ไม่ได้ต่อเครือข่าย" in text
+    assert "http://127.0.0.1:8123/" in text and "▀" not in text
 
 
 def test_a_player_gone_past_the_timer_is_played_by_a_bot(server: ServerThread) -> None:
@@ -226,4 +237,9 @@ def test_uno_serve_checks_the_port_before_saying_where_to_open_it(tmp_path: Path
 def test_the_loopback_banner_says_phones_cannot_open_it() -> None:
     out = io.StringIO()
     print_banner("127.0.0.1", 8000, "/tmp/x.sqlite3", out)
-    assert "Only this computer" in out.getvalue() and "--host 0.0.0.0" in out.getvalue()
+    text = out.getvalue()
+    assert "Phones can't reach this address" in text and "uno serve --lan\n" in text
+    assert "โทรศัพท์เข้าที่อยู่นี้ไม่ได้" in text
+    out = io.StringIO()
+    print_banner("127.0.0.1", 8123, "/tmp/x.sqlite3", out)
+    assert "uno serve --lan --port 8123" in out.getvalue()

@@ -197,7 +197,7 @@ def test_an_invite_link_to_this_computer_only_says_so_and_a_network_link_has_its
             create_room(page, server.url, "Ann", 2, lang=lang)
             note = page.locator(".local-only")
             assert words in note.inner_text()
-            assert "uno serve --host 0.0.0.0" in note.inner_text()
+            assert "uno serve --lan" in note.inner_text()
             assert not page.locator("img.qr").count()
             page.context.close()
     with ServerThread(lan_url="http://192.168.1.20:8000") as server:

@@ -67,14 +67,14 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import i18n
 from .admission import WebSocketCount, admitted, client_address, seat_mark
+from .assets import REVALIDATE, Assets, Body
 from .cluster import Cluster
 from .commits import close_storage, off_loop
 from .emotes import EMOTES, EmoteAllowance
@@ -86,6 +86,7 @@ from .log_limits import LogLimiter
 from .manager import Limits, RoomManager, meta
 from .names import is_text
 from .outbox import Outbox
+from .pwa import manifest, service_worker
 from .qr import QrBusy, QrCodes
 from .redis_hub import RedisHub
 from .redis_store import RedisStorage, SharedAllowance
@@ -555,12 +556,15 @@ HANDLED = frozenset({"create", "join", "resume", "watch", "start", "add_bot", "r
 
 def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | None = None,
                limits: Limits | None = None, lan_url: str | None = None,
+               lan_problem: str | None = None,
                redis_url: str | None = None, lease_seconds: float = 5.0,
                allowed_origins: frozenset[str] = frozenset()) -> Starlette:
     """The app over a storage (a SQLite path, or ``:memory:`` by default).
 
     ``lan_url``: the address phones on the network use; invite links opened on the
-    server's own machine (localhost) point there instead. ``redis_url``: rooms live in
+    server's own machine (localhost) point there instead. ``lan_problem``: why there is
+    none (``"local"``: the server listens on this computer only; ``"no_network"``: it
+    listens on the network but found no address of its own there). ``redis_url``: rooms live in
     Redis, shared with every other process started with it (``storage`` is ignored);
     ``lease_seconds``: how long a process that stopped renewing still drives its rooms.
     ``allowed_origins``: pages of other origins whose WebSockets are accepted (``*``: any).
@@ -581,18 +585,35 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
     server = Server(manager, allowed_origins)
     log_limiter = LogLimiter()
     qr_codes = QrCodes()
+    assets = Assets(STATIC_DIR)
+    pages = {"manifest": manifest(assets), "sw": service_worker(assets),
+             "meta": json_body({**meta(), "lan_url": lan_url, "lan_problem": lan_problem}),
+             **{f"i18n/{language}": json_body(page_strings(language))
+                for language in i18n.LANGUAGES}}
 
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+        return assets.index(request, REVALIDATE)
 
     async def api_meta(request: Request) -> Response:
-        return JSONResponse({**meta(), "lan_url": lan_url})
+        return pages["meta"].response(request, REVALIDATE)
 
     async def api_i18n(request: Request) -> Response:
         language = request.path_params["lang"]
         if language not in i18n.LANGUAGES:
             return JSONResponse({"error": "unknown language"}, status_code=404)
-        return JSONResponse(i18n.table(language))
+        return pages[f"i18n/{language}"].response(request, REVALIDATE)
+
+    async def web_manifest(request: Request) -> Response:
+        return pages["manifest"].response(request, REVALIDATE)
+
+    async def worker(request: Request) -> Response:
+        return pages["sw"].response(request, REVALIDATE)
+
+    async def versioned(request: Request) -> Response:
+        return assets.versioned(request)
+
+    async def static(request: Request) -> Response:
+        return assets.plain(request)
 
     async def api_qr(request: Request) -> Response:
         data = request.query_params.get("data", "")
@@ -648,12 +669,29 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
             Route("/api/i18n/{lang}", api_i18n),
             Route("/api/qr.svg", api_qr),
             Route("/healthz", health),
+            Route("/manifest.webmanifest", web_manifest),
+            Route("/sw.js", worker),
+            Route("/v/{version}/{name}", versioned),
+            Route("/static/{name}", static),
             WebSocketRoute("/ws", server.websocket),
-            Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
         ],
         lifespan=lifespan,
     )
     app.state.server = server
     app.state.manager = manager
     app.state.qr_codes = qr_codes
+    app.state.assets = assets
     return app
+
+
+PAGE_PARTS = ("web", "common", "rules")
+"""The i18n parts the page uses (not the terminal's, nor the command line's)."""
+
+
+def page_strings(language: str) -> dict[str, str]:
+    return {key: text for key, text in i18n.table(language).items()
+            if key.partition(".")[0] in PAGE_PARTS}
+
+
+def json_body(document: Any) -> Body:
+    return Body.of(json.dumps(document, ensure_ascii=False).encode("utf-8"), "application/json")

@@ -3,40 +3,99 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
+import os
 import socket
+from dataclasses import dataclass
 from typing import Any, TextIO
 
+from ..i18n import LANGUAGES, translate
 from .storage import default_db_path
 
 WS_MAX_SIZE = 65536
 """Frames above this are refused by the WebSocket layer itself (the app's limit is lower)."""
 
+LAN_ADDRESS_VARIABLE = "UNOGAME_LAN_ADDRESS"
+"""Overrides the detected network address (tests: an address that is never contacted;
+empty: none found)."""
+WILDCARDS = ("0.0.0.0", "::", "")
+DEFAULT_HOST = "127.0.0.1"
+
+
 def lan_address() -> str | None:
-    """This machine's address on the local network (no packet is sent)."""
+    """This machine's IPv4 address on the local network, or None (no network). The system
+    is asked which address a UDP socket towards a private address would use (connect() on
+    UDP sends nothing); failing that, the host name's own addresses are looked at."""
+    forced = os.environ.get(LAN_ADDRESS_VARIABLE)
+    if forced is not None:
+        return forced or None
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect(("10.255.255.255", 1))
             address = str(probe.getsockname()[0])
         except OSError:
-            return None
-    return None if address.startswith("127.") else address
+            address = ""
+    if address and not address.startswith(("127.", "0.")):
+        return address
+    with contextlib.suppress(OSError):
+        for found in socket.gethostbyname_ex(socket.gethostname())[2]:
+            if not found.startswith(("127.", "0.")):
+                return found
+    return None
 
 
-def print_banner(host: str, port: int, db: str, out: TextIO) -> None:
+def is_loopback(host: str) -> bool:
+    return host.startswith("127.") or host in ("localhost", "::1")
+
+
+def http_url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where phones open the game served on an address: ``lan_url`` (None: nowhere), and
+    why not (``problem``: ``"local"``, served to this computer only; ``"no_network"``,
+    served to every network but this computer is on none)."""
+
+    lan_url: str | None
+    problem: str | None = None
+
+
+def reach(host: str, port: int) -> Reach:
+    if host in WILDCARDS:
+        address = lan_address()
+        return Reach(http_url(address, port)) if address else Reach(None, "no_network")
+    if is_loopback(host):
+        return Reach(None, "local")
+    return Reach(http_url(host, port))  # one address of this machine, named
+
+
+def say(out: TextIO, key: str, **fields: Any) -> None:
+    """A line in English, then in Thai."""
+    for language in LANGUAGES:
+        print(translate(language, key, **fields), file=out)
+
+
+def print_banner(host: str, port: int, db: str, out: TextIO, found: Reach | None = None) -> None:
+    """Where to open the game: with ``--lan``, the network link and its QR code."""
     import segno
 
-    print(f"uno serve: database {db}", file=out)
-    if host in ("0.0.0.0", "::", ""):
-        address = lan_address() or "127.0.0.1"
-        url = f"http://{address}:{port}/"
-        print(f"Open {url} on any phone or computer on this network:", file=out)
+    found = found or reach(host, port)
+    say(out, "serve.database", db=db)
+    here = f"{http_url(DEFAULT_HOST, port)}/"
+    if found.lan_url is not None:
+        url = found.lan_url + "/"
+        say(out, "serve.lan_open" if host in WILDCARDS else "serve.address_open", url=url)
         segno.make(url, error="m").terminal(out=out, compact=True)
+        if host in WILDCARDS:
+            say(out, "serve.this_computer", url=here)
+    elif found.problem == "no_network":
+        say(out, "serve.lan_none", url=here)
     else:
-        print(f"Open http://{host}:{port}/ in a browser", file=out)
-        if host.startswith("127.") or host in ("localhost", "::1"):
-            print("Only this computer can open it. For phones on your network: "
-                  f"uno serve --host 0.0.0.0 --port {port}", file=out)
+        say(out, "serve.local_open", url=f"{http_url(host, port)}/")
+        say(out, "serve.local_phones", port="" if port == 8000 else f" --port {port}")
     out.flush()
 
 
@@ -124,6 +183,15 @@ def redis_keeps_writes(url: str, allow_volatile: bool, err: TextIO) -> bool:
     return allow_volatile
 
 
+def serve_host(args: argparse.Namespace) -> str | None:
+    """The address to listen on: ``--lan``, every network; ``--host``; else this computer
+    only. None: both were given."""
+    lan = getattr(args, "lan", False)
+    if lan and args.host is not None:
+        return None
+    return "0.0.0.0" if lan else args.host or DEFAULT_HOST
+
+
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import uvicorn
 
@@ -136,13 +204,18 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(problem, file=err)
         return 2
 
+    host = serve_host(args)
+    if host is None:
+        print("uno serve: --lan listens on every network of this computer; --host on one "
+              "address: give one of them", file=err)
+        return 2
     redis_url = getattr(args, "redis", None)  # the options added later are optional
     db = redis_url or args.db or str(default_db_path())
-    lan = lan_address() if args.host in ("0.0.0.0", "::", "") else None
+    found = reach(host, args.port)
     try:
         app = create_app(None if redis_url else db, timing=Timing(think=args.bot_think),
                          limits=serve_limits(args),
-                         lan_url=f"http://{lan}:{args.port}" if lan else None,
+                         lan_url=found.lan_url, lan_problem=found.problem,
                          redis_url=redis_url, lease_seconds=getattr(args, "lease", 5.0),
                          allowed_origins=frozenset(getattr(args, "allow_origin", None) or ()))
         if redis_url and not redis_keeps_writes(redis_url, getattr(args, "allow_volatile",
@@ -151,14 +224,14 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except Exception as error:  # a database that cannot be opened: say so, no traceback
         print(f"uno serve: cannot open the database {db}: {error}", file=err)
         return 1
-    problem = port_problem(args.host, args.port)
+    problem = port_problem(host, args.port)
     if problem is not None:
-        print(f"uno serve: cannot listen on {args.host}:{args.port} ({problem}); "
+        print(f"uno serve: cannot listen on {host}:{args.port} ({problem}); "
               f"is another server running? Choose another port with --port", file=err)
         return 1
-    print_banner(args.host, args.port, db, out)
+    print_banner(host, args.port, db, out, found)
     tune_gc()
-    config, _ = uvicorn_config(app, host=args.host, port=args.port, log_level=args.log_level,
+    config, _ = uvicorn_config(app, host=host, port=args.port, log_level=args.log_level,
                                forwarded_allow_ips=getattr(args, "forwarded_allow_ips", None),
                                limits=connection_limits(args),
                                compression=args.ws_compression == "on")
@@ -169,8 +242,12 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def register(subparsers: Any) -> None:
     from .connections import WS_COMPRESSION
     serve = subparsers.add_parser("serve", help="play in the browser: rooms, bots, LAN play")
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (0.0.0.0: the whole LAN; prints a QR code)")
+    serve.add_argument("--lan", action="store_true",
+                       help="let phones on this Wi-Fi join: listen on the network and print "
+                            "its link and a QR code (the lobby shows them too)")
+    serve.add_argument("--host",
+                       help="address to listen on (default 127.0.0.1: this computer only; "
+                            "0.0.0.0 is what --lan does)")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", help="SQLite file (default: in the user's data directory)")
     serve.add_argument("--redis", metavar="URL",

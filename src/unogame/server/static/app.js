@@ -11,6 +11,7 @@ import { connect } from "./connection.js";
 import { mountPatterns } from "./html.js";
 import { loadLanguage, pickLanguage } from "./i18n.js";
 import { onMessage } from "./messages.js";
+import { registerWorker } from "./pwa.js";
 import { S, onChange } from "./state.js";
 import { afterRender, render } from "./view.js";
 import { keepAwake } from "./wakelock.js";
@@ -20,8 +21,9 @@ onChange(render);
 afterRender(() => keepAwake(Boolean(S.game?.view) && S.game.status !== "match_over" && S.code !== null));
 
 async function main() {
+  const meta = fetch("/api/meta").then((response) => response.json());  // with the language, not after it
   await loadLanguage(pickLanguage());
-  S.meta = await (await fetch("/api/meta")).json();
+  S.meta = await meta;
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{4,8})$/);
   if (match) S.code = match[1].toUpperCase();
   render();
@@ -29,3 +31,4 @@ async function main() {
 }
 
 main();
+registerWorker();

@@ -20,6 +20,15 @@ function linkIsLocalOnly(link) {
   return LOOPBACK.includes(new URL(link).hostname);
 }
 
+// Why the QR code is missing: the server listens on this computer only (restart it with
+// --lan), or on every network while this computer is on none.
+function unreachable() {
+  if (S.meta?.lan_problem === "no_network") return html`<p class="local-only" role="note">${t("web.lan_none")}</p>`;
+  const port = location.port && location.port !== "8000" ? ` --port ${location.port}` : "";
+  return html`<p class="local-only" role="note">${t("web.local_only")}
+          <code>uno serve --lan${port}</code></p>`;
+}
+
 export function sharePanel() {
   const info = S.roomInfo;
   if (!info) return html`<p>${t("web.loading")}</p>`;
@@ -28,8 +37,7 @@ export function sharePanel() {
       <h1>${(info.name)}</h1>
       <p class="code-label">${t("web.room_code")}</p>
       <p class="big-code" data-testid="room-code">${spacedCode(info.room)}</p>
-      ${linkIsLocalOnly(link) ? html`<p class="local-only" role="note">${t("web.local_only")}
-          <code>uno serve --host 0.0.0.0</code></p>`
+      ${linkIsLocalOnly(link) ? unreachable()
         : html`<img class="qr" src="/api/qr.svg?data=${encodeURIComponent(link)}" alt="${t("web.qr_alt")}" width="164" height="164">`}
       <div class="row link-row"><input readonly value="${(link)}" aria-label="${t("web.invite_link")}" id="invite">
         <button data-action="copy" class="small">${t("web.copy")}</button></div>
