@@ -36,9 +36,10 @@ def get(url: str) -> tuple[int, str, bytes]:
 
 def test_pages_api_and_qr(server: ServerThread) -> None:
     status, kind, body = get(server.url + "/")
-    assert status == 200 and "text/html" in kind and re.search(rb'src="/v/\w+/app.js"', body)
+    assert status == 200 and "text/html" in kind
+    assert re.search(rb'src="/v/\w+/app.bundle.js"', body)
     status, kind, body = get(server.url + "/r/ABCDE")
-    assert status == 200 and b"/app.js" in body
+    assert status == 200 and b"/app.bundle.js" in body
     meta = json.loads(get(server.url + "/api/meta")[2])
     assert "random" in meta["bot_levels"] and "discard_color" in meta["custom_rules"]
     assert meta["rules"]["target_score"] == 500
