@@ -47,9 +47,10 @@ def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, Any, by
 class Serve:
     """``uno serve`` with these options in a subprocess; what it printed."""
 
-    def __init__(self, tmp: Path, *options: str, lan: str | None = None) -> None:
+    def __init__(self, tmp: Path, *options: str, lan: str | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.port = free_port()
-        env = {**os.environ}
+        env = {**os.environ, **(env or {})}
         env.pop("UNOGAME_LAN_ADDRESS", None)
         if lan is not None:
             env["UNOGAME_LAN_ADDRESS"] = lan
