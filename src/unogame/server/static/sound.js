@@ -22,6 +22,9 @@ export function play(name) {
   if (!sound || muted()) return;
   const Audio = window.AudioContext || window.webkitAudioContext;
   if (!Audio) return;
+  // Before the first tap a browser keeps a new context silent for good (nothing resumes
+  // it), and making one blocks a phone for ~0.1 s: a page opened at a table waits.
+  if (!context && navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
   try {
     context = context ?? new Audio();
     const now = context.currentTime;
