@@ -33,9 +33,14 @@ def npm_packages() -> str | None:
     npm = shutil.which("npm")
     if npm is None or shutil.which("node") is None:
         return "node and npm are not installed"
-    result = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-                            cwd=NODE_DIR, capture_output=True, text=True, timeout=600,
-                            check=False)
+    try:
+        result = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error",
+                                 "--prefer-offline", "--fetch-retries=1",
+                                 "--fetch-timeout=60000"],
+                                cwd=NODE_DIR, capture_output=True, text=True, timeout=600,
+                                check=False)
+    except subprocess.TimeoutExpired:
+        return "npm ci took more than 10 minutes (no registry?)"
     if result.returncode != 0 or not LIGHTHOUSE.exists():
         return f"npm ci failed: {result.stderr.strip()[-500:]}"
     return None
