@@ -36,6 +36,7 @@ from .retry import retry_stale
 from .seats import CODE_ALPHABET as CODE_ALPHABET
 from .seats import CODE_LENGTH as CODE_LENGTH
 from .seats import (
+    FAMILY_CATCH_GRACE,
     GRACE_DEFAULT,
     LOBBY,
     LOG_KEEP,
@@ -68,6 +69,8 @@ class Room(RoomPresence):
         self.timer: int = settings["timer"]
         self.grace: int = settings.get("grace", GRACE_DEFAULT)
         self.fill: str | None = settings.get("fill")
+        self.family: bool = settings.get("family") is True
+        """Kind to children: bots wait FAMILY_CATCH_GRACE before any catch of a person."""
         self.storage = storage
         self.hub = hub
         self.timing = timing
@@ -139,6 +142,7 @@ class Room(RoomPresence):
         return {
             "name": self.name, "capacity": self.capacity, "rules": self.rules_dict,
             "timer": self.timer, "grace": self.grace, "fill": self.fill,
+            "family": self.family,
             "seats": [seat.to_dict() for seat in self.seats],
             "host": self.host, "creator": self.creator, "status": self.status,
             "game_no": self.game_no,
@@ -192,6 +196,7 @@ class Room(RoomPresence):
         self.rules_dict, self.rules = data["rules"], Rules.from_dict(data["rules"])
         self.timer, self.grace = data["timer"], data.get("grace", GRACE_DEFAULT)
         self.fill = data.get("fill")
+        self.family = data.get("family") is True
         self.seats = [Seat.from_dict(seat) for seat in data["seats"]]
         for seat, before in zip(self.seats, old, strict=False):
             seat.connected, seat.gone_since = before.connected, before.gone_since
@@ -359,7 +364,8 @@ class Room(RoomPresence):
                                  turn_timer=float(self.timer) if self.timer else None,
                                  next_round_countdown=self.timing.next_round,
                                  stand_in_level=default_bot_level(),
-                                 round_cap=ROUND_MOVE_CAP, log_keep=LOG_KEEP)
+                                 round_cap=ROUND_MOVE_CAP, log_keep=LOG_KEEP,
+                                 catch_grace=FAMILY_CATCH_GRACE if self.family else None)
         seats = [SeatSpec(seat.name, seat.level or default_bot_level()
                           if seat.kind == "bot" else None) for seat in seated]
         game = None
@@ -586,6 +592,8 @@ class Room(RoomPresence):
             "type": "room", "room": self.code, "name": self.name, "capacity": self.capacity,
             "rules": self.rules_dict, "timer": self.timer, "grace": self.grace,
             "fill": self.fill, "status": self.status,
+            "family": self.family,
+            "catch_grace": FAMILY_CATCH_GRACE if self.family else None,
             "host": self.host, "you": seat, "spectators": self.watchers(),
             "game_no": self.game_no, "matches": self.matches, "removed": len(self.banned),
             "helper": seat is not None and 0 <= seat < len(self.seats)

@@ -56,6 +56,7 @@ export function seatsPanel() {
       <ul class="seats">${seats}${empty}</ul>${helperToggle()}
       ${info.spectators ? html`<p class="muted">${t("web.spectators", { count: info.spectators })}</p>` : ""}
       ${rules.length ? html`<p class="muted">${t("web.house_rules")}: ${rules.map(([k, v]) => ruleText(k, v)).join(" · ")}</p>` : ""}
+      ${info.family ? html`<p class="family-note" data-testid="family-note">${t("web.family_kind", { seconds: info.catch_grace })}</p>` : ""}
       <p class="muted">${info.fill ? t("web.lobby_fill", { level: t(`common.level.${info.fill}`) }) : t("web.lobby_no_fill")}
         ${t("web.lobby_grace", { seconds: info.grace ?? 20 })}</p>
       ${host ? html`<div class="row">
