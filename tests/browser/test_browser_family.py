@@ -75,3 +75,28 @@ def test_without_the_family_setting_a_hard_bot_catches_at_once(browser: Any) -> 
                                timeout=2000)
         page.context.close()
 
+
+
+# ---------------------------------------------------------------- 4. the timer's move
+
+
+def live_text(page: Any, part: str, timeout: float = 15_000) -> str:
+    page.wait_for_function("(p)=>document.getElementById('live').textContent.includes(p)",
+                           arg=part, timeout=timeout)
+    return str(page.locator("#live").text_content())
+
+
+def test_the_timer_s_move_says_so_on_that_person_s_page(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=0.2, reaction_scale=0.0)) as server:
+        for lang, said, not_said in (
+                ("en", "The timer played for you: Red Reverse", "(you) reversed"),
+                ("th", "หมดเวลา ระบบเล่นแทนคุณ: แดง กลับทาง", "(คุณ) กลับทิศทาง")):
+            page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+            code = create_room(page, server.url, "Ann", 2, lang=lang, timer=15,
+                               rules={"hand_size": 2})
+            add_bot(page)
+            server.manager.rooms[code].timer = 5  # the form's shortest is 15 s
+            start_dealt(page, server, code, [["RR", "G6"], ["Y1", "Y2"]], "R3", dealer=1)
+            text = live_text(page, said)  # Ann does nothing: after 5 s the timer plays
+            assert not_said not in text, text
+            page.context.close()

@@ -46,8 +46,39 @@ function surprise(event, events) {
 }
 
 export function announce(events) {
-  const lines = events.map((event) => surprise(event, events)).filter(Boolean);
+  // A move a bot made for this player (the turn timer, or away) is said as such first: its
+  // own surprise ("Ann (you) reversed the direction!") would read as their own move.
+  const standIn = events.find((event) => event.type === "stand_in_move" && event.seat === S.seat && S.seat !== null);
+  const lines = events.filter((event) => !(standIn && event.type === "play" && event.seat === S.seat))
+    .map((event) => surprise(event, events)).filter(Boolean);
+  if (standIn) lines.unshift(standInText(events, standIn));
   if (lines.length) toast(lines.join(" · "), true);  // all of them: each may hit this player
+}
+
+// "The timer played for you: Red Reverse" (the room has a turn timer and the seat is not
+// away), or "A bot played for you while you were away: …".
+export function standInText(events, standIn) {
+  const seat = standIn.seat;
+  const info = S.roomInfo?.seats?.[seat];
+  const timer = Boolean(S.roomInfo?.timer) && !info?.away;
+  const move = events.slice(events.indexOf(standIn) + 1).find((event) => event.seat === seat
+    && ["play", "draw", "pass", "challenge", "accept", "color"].includes(event.type));
+  return t(timer ? "web.stand_in.timer" : "web.stand_in.away", { move: standInMove(move) });
+}
+
+function standInMove(event) {
+  const color = (code) => t(`common.color.${code}`);
+  switch (event?.type) {
+    case "play": return event.card.startsWith("W") && event.color
+      ? t("web.stand_in.played_color", { card: cardName(event.card), color: color(event.color) })
+      : t("web.stand_in.played", { card: cardName(event.card) });
+    case "draw": return t("web.stand_in.drew");
+    case "pass": return t("web.stand_in.kept");
+    case "challenge": return t("web.stand_in.challenged");
+    case "accept": return t("web.stand_in.accepted");
+    case "color": return t("web.stand_in.chose", { color: color(event.color) });
+    default: return t("web.stand_in.other");
+  }
 }
 
 // A Wild Customizable's effect in words (with its number), naming the player it hit.
