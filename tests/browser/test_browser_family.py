@@ -100,3 +100,97 @@ def test_the_timer_s_move_says_so_on_that_person_s_page(browser: Any) -> None:
             text = live_text(page, said)  # Ann does nothing: after 5 s the timer plays
             assert not_said not in text, text
             page.context.close()
+
+
+# ---------------------------------------------------------------- 5. calm phone screens
+
+TOAST_WATCH = """() => {
+  window.__toasts = [];
+  const overlaps = (a, b) => a.left < b.right && b.left < a.right
+    && a.top < b.bottom && b.top < a.bottom;
+  const look = () => {
+    const toast = document.getElementById('toast');
+    if (!toast || !toast.classList.contains('show') || !toast.textContent) return;
+    if (window.__lastToast === toast.textContent) return;
+    window.__lastToast = toast.textContent;
+    requestAnimationFrame(() => requestAnimationFrame(() => {  // once it stands still
+      const box = toast.getBoundingClientRect();
+      const covered = [...document.querySelectorAll('.opponent, .hand button.card')]
+        .filter((el) => overlaps(box, el.getBoundingClientRect()))
+        .map((el) => el.dataset.seat ?? el.dataset.card);
+      const line = parseFloat(getComputedStyle(toast).lineHeight);
+      window.__toasts.push({text: toast.textContent, covered, lines: Math.round(
+        (toast.scrollHeight - parseFloat(getComputedStyle(toast).paddingTop) * 2) / line)});
+    }));
+  };
+  new MutationObserver(look).observe(document.body, {subtree: true, childList: true,
+    characterData: true, attributes: true, attributeFilter: ['class']});
+}"""
+
+
+def test_surprise_toasts_are_short_queued_and_cover_no_player_nor_the_hand(browser: Any) -> None:
+    from test_browser_surprises import said, tap, three_at_the_table
+
+    hands = [["R5", "B9", "B8"], ["WC", "G2", "G3"], ["Y1", "Y2", "Y3"]]
+    rules = {"hand_size": 3, "custom_rule": "chosen_draw", "custom_count": 3}
+    with three_at_the_table(browser, hands, rules) as (_server, ann, ben, _cat):
+        for watched in (ann, ben):
+            watched.page.evaluate(TOAST_WATCH)
+        tap(ann, ".hand button.card[data-card=R5]")
+        tap(ben, ".hand button.card[data-card=WC]")
+        tap(ben, ".color-choice[data-color=G]")
+        ben.page.locator(".seat-choice", has_text="Ann").click()
+        said(ann, "Ben played the Wild Customizable", "Ann (you)")  # in full for a reader
+        for watched, wanted in ((ann, ["Ben played the Wild Customizable on Ann (you)!",
+                                       "You draw 3! +3"]),
+                                (ben, ["Ben (คุณ) ลงไพ่ไวลด์กำหนดเองใส่ Ann!",
+                                       "Ann จั่ว 3 ใบ! +3"])):
+            watched.page.wait_for_function(
+                "(n)=>window.__toasts.length>=n", arg=len(wanted), timeout=10_000)
+            shown = watched.page.evaluate("window.__toasts")
+            assert [toast["text"] for toast in shown][-2:] == wanted, shown  # one at a time
+            for toast in shown:
+                assert toast["covered"] == [], toast
+                assert toast["lines"] <= 2, toast
+
+
+# ---------------------------------------------------------------- 6. names at ten seats
+
+NAMES_FIT = """() => [...document.querySelectorAll('.opponent')].map((chip) => {
+  const inside = (el) => { const a = el.getBoundingClientRect(), b = chip.getBoundingClientRect();
+    return a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1
+      && a.bottom <= b.bottom + 1 && a.width > 0; };
+  const name = chip.querySelector('.nm');
+  return {seat: chip.dataset.seat, name: name.textContent,
+    cut: name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1,
+    outside: [name, ...chip.querySelectorAll('.op-flags > *')].filter((el) => !inside(el))
+      .map((el) => el.textContent),
+    clipped: [...chip.querySelectorAll('button')].filter((b) => b.scrollWidth > b.clientWidth + 1)
+      .map((b) => b.textContent)};
+})"""
+
+
+def test_names_are_whole_at_ten_seats_on_a_360_phone_in_both_languages(browser: Any) -> None:
+    from test_browser_phone import join_room
+
+    with ServerThread(timing=Timing(think=60.0)) as server:
+        for lang in ("en", "th"):
+            page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+            code = create_room(page, server.url, "Somchai", 10, fill=True, lang=lang)
+            guests = []
+            for name in ("Grandma Lee", "สมหญิง ใจดี", "Ben"):
+                guest = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+                join_room(guest, server.url, code, name)
+                guests.append(guest)
+            click(page, "[data-action=start]")
+            wait(page, ".hand button.card")
+            guests[1].context.close()  # offline: the host may let a bot play for her
+            wait(page, "[data-action=hand-to-bot]")
+            page.wait_for_timeout(300)
+            chips = page.evaluate(NAMES_FIT)
+            assert len(chips) == 9
+            for chip in chips:
+                assert not chip["cut"] and not chip["outside"] and not chip["clipped"], chip
+            page.context.close()
+            for guest in guests:
+                guest.context.close()

@@ -374,7 +374,7 @@ def test_link_copied_does_not_cover_start_and_leave_asks_first(browser: Any) -> 
         page.wait_for_timeout(400)
         start = page.locator("[data-action=start]")
         start.scroll_into_view_if_needed()
-        a = page.locator("#live").bounding_box()
+        a = page.locator("#toast").bounding_box()  # what the eye sees (#live: a reader)
         b = start.bounding_box()
         assert a and b
         overlap = a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] \

@@ -40,7 +40,12 @@ function surprise(event, events) {
     case "catch":
       S.hits.add(event.target);
       return event.target === S.seat ? t("web.toast.caught", { name }) : t("web.log.catch", { name, target: seatName(event.target) });
-    case "custom": return customText(event, events);
+    case "custom": {  // the rule in full is said and shown in the banner; the toast is short
+      const target = customTarget(event, events);
+      const short = target === null || target === undefined ? t("web.surprise.custom", { name })
+        : t("web.surprise.custom_on", { name, target: seatName(target) });
+      return { text: customText(event, events), short };
+    }
     default: return null;
   }
 }
@@ -49,10 +54,12 @@ export function announce(events) {
   // A move a bot made for this player (the turn timer, or away) is said as such first: its
   // own surprise ("Ann (you) reversed the direction!") would read as their own move.
   const standIn = events.find((event) => event.type === "stand_in_move" && event.seat === S.seat && S.seat !== null);
-  const lines = events.filter((event) => !(standIn && event.type === "play" && event.seat === S.seat))
+  const found = events.filter((event) => !(standIn && event.type === "play" && event.seat === S.seat))
     .map((event) => surprise(event, events)).filter(Boolean);
-  if (standIn) lines.unshift(standInText(events, standIn));
-  if (lines.length) toast(lines.join(" · "), true);  // all of them: each may hit this player
+  if (standIn) found.unshift(standInText(events, standIn));
+  const lines = found.map((line) => line.text ?? line);
+  // All of them said at once (each may hit this player); shown one short line at a time.
+  if (lines.length) toast(lines.join(" · "), true, found.map((line) => line.short ?? line));
 }
 
 // "The timer played for you: Red Reverse" (the room has a turn timer and the seat is not
@@ -82,12 +89,16 @@ function standInMove(event) {
 }
 
 // A Wild Customizable's effect in words (with its number), naming the player it hit.
-export function customText(event, events) {
-  const rule = announcedRule(event);
+function customTarget(event, events) {
   const list = events ?? S.log;
   const at = list.indexOf(event);
   const play = [...list.slice(0, at < 0 ? list.length : at)].reverse().find((e) => e.type === "play" && e.seat === event.seat);
-  const target = play ? parseMove(play.move).target : null;
+  return play ? parseMove(play.move).target : null;
+}
+
+export function customText(event, events) {
+  const rule = announcedRule(event);
+  const target = customTarget(event, events);
   const line = t("common.custom.played", { name: seatName(event.seat), rule });
   return target === null || target === undefined ? line : t("web.log.custom_target", { rule: line, name: seatName(target) });
 }
