@@ -120,3 +120,21 @@ def test_a_restart_keeps_a_family_room(tmp_path: Path) -> None:
             assert room.family is True
             table = room._table([*room.seats, *room.seats], 1)
             assert table.settings.catch_grace == FAMILY_CATCH_GRACE
+
+
+def test_blank_names_are_numbered_by_the_people_who_joined() -> None:
+    """Issue 24, item 7: a host, a bot, then a guest, all without names: the guest is
+    "Player 2" (the second person), not "Player 3" (the third seat)."""
+    with ServerThread() as server:
+        async def scenario() -> list[str]:
+            host = await Client.connect(server.ws_url)
+            await host.request({"type": "create", "name": None, "bots": ["easy"],
+                                "settings": {"name": "Room", "seats": 4}}, "state")
+            guest = await Client.connect(server.ws_url)
+            await guest.request({"type": "join", "room": host.room, "name": None}, "state")
+            room = await guest.wait_for(lambda m: m["type"] == "room")
+            await host.close()
+            await guest.close()
+            return [seat["name"] for seat in room["seats"]]
+
+        assert run(scenario()) == ["Player 1", "Bot 1", "Player 2"]

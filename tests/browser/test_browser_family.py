@@ -5,8 +5,11 @@ Debian's /usr/bin/chromium by its path, as in test_browser_play.py; nothing down
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
+import pytest
 from test_browser_phone import PHONE, add_bot, create_room, start_dealt
 from test_browser_play import click, pytestmark, wait
 from test_server_support import ServerThread
@@ -194,3 +197,116 @@ def test_names_are_whole_at_ten_seats_on_a_360_phone_in_both_languages(browser: 
             page.context.close()
             for guest in guests:
                 guest.context.close()
+
+
+# ---------------------------------------------------------------- 7. the small items
+
+
+def test_blank_names_are_numbered_by_who_joined_not_by_seat(browser: Any) -> None:
+    from test_browser_phone import join_room
+
+    with ServerThread() as server:
+        ann = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(ann, server.url, "", 3)
+        add_bot(ann)  # seat 2 is a bot's: the next person is still the second
+        guest = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        join_room(guest, server.url, code, "  ")
+        ann.wait_for_function("()=>document.querySelectorAll('.seat-row:not(.empty)').length==3")
+        names = ann.locator(".seat-name").all_inner_texts()
+        assert names[0].startswith("Player 1") and names[2].startswith("Player 2"), names
+        click(ann, "[data-action=lang]")
+        ann.wait_for_function("()=>document.documentElement.lang==='th'")
+        names = ann.locator(".seat-name").all_inner_texts()
+        assert names[0].startswith("ผู้เล่น 1") and names[2].startswith("ผู้เล่น 2"), names
+        ann.context.close()
+        guest.context.close()
+
+
+def test_the_custom_card_s_target_dialog_says_what_the_target_is_for(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=30.0)) as server:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(page, server.url, "Ann", 3, fill=True,
+                           rules={"hand_size": 2, "custom_rule": "chosen_draw",
+                                  "custom_count": 3})
+        start_dealt(page, server, code, [["WC", "R6"], ["Y1", "Y2"], ["G1", "G2"]], "R3",
+                    dealer=2)
+        click(page, ".hand button.card[data-card=WC]")
+        click(page, ".color-choice[data-color=R]")
+        wait(page, ".seat-choice")
+        title = page.locator("#dialog-title").inner_text()
+        assert title == "Wild Customizable: choose the player it acts on", title
+        purpose = page.locator("[data-testid=target-purpose]").inner_text()
+        assert "3" in purpose and "draw" in purpose, purpose
+        page.context.close()
+
+
+def test_no_said_uno_under_an_empty_hand_keys_in_the_help_and_an_eight_character_hint(
+        browser: Any) -> None:
+    with ServerThread(timing=Timing(think=0.2, reaction_scale=0.0, next_round=60.0)) as server:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        page.goto(server.url + "/")
+        wait(page, "#join-code")
+        placeholder = page.locator("#join-code").get_attribute("placeholder") or ""
+        assert len([c for c in placeholder if (c.isascii() and c.isupper()) or c.isdigit()]) \
+            == 8, placeholder
+        code = create_room(page, server.url, "Ann", 2, rules={"hand_size": 2})
+        add_bot(page)
+        start_dealt(page, server, code, [["R5", "R6"], ["G1", "G2"]], "R3", dealer=1)
+        click(page, "[data-action=rules]")
+        keys = page.locator("[data-testid=keys-help]").inner_text()
+        assert "U: say UNO!" in keys and "D: draw a card" in keys, keys
+        click(page, "[data-action=close-rules]")
+        click(page, "[data-action=uno]")  # armed: the next card is played with UNO
+        click(page, ".hand button.card[data-card=R5]")
+        wait(page, ".uno-btn.said")
+        page.wait_for_function("()=>document.querySelector('.status.mine')", timeout=15_000)
+        click(page, ".hand button.card[data-card=R6]")
+        wait(page, ".round-dialog")
+        assert page.locator(".uno-btn.said").count() == 0
+        assert page.locator(".hand-head .tag.uno").count() == 0
+        page.context.close()
+
+
+AXE_FILES = [Path(__file__).parent / "node" / "node_modules" / "axe-core" / "axe.min.js"]
+"""axe-core, installed by npm next to the browser tests (tests/browser/node)."""
+
+
+def axe_source() -> str:
+    found = [path for path in [*AXE_FILES, Path(os.environ.get("UNOGAME_AXE", "/nonexistent"))]
+             if path.is_file()]
+    if not found:
+        pytest.skip("axe-core is not installed (npm ci in tests/browser/node, or UNOGAME_AXE)")
+    return found[0].read_text()
+
+
+def serious_violations(page: Any, axe: str) -> list[dict[str, Any]]:
+    page.evaluate(axe + "\n;0")
+    # With the experimental rules too (label text matching the visible text is one).
+    found = page.evaluate("""async () => (await axe.run(document, {runOnly: {type: 'tag',
+          values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice', 'experimental']}}))
+        .violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({id: v.id, nodes: v.nodes.map((n) => n.target.join(' '))}))""")
+    return list(found)
+
+
+@pytest.mark.parametrize("lang", ["en", "th"])
+def test_axe_finds_no_serious_violation_on_any_screen(lang: str, browser: Any) -> None:
+    axe = axe_source()
+    with ServerThread(timing=Timing(think=30.0, next_round=60.0)) as server:
+        page = browser.new_context(viewport=PHONE, locale="en-US", bypass_csp=True).new_page()
+        page.goto(server.url + "/")
+        wait(page, "#player-name")
+        assert serious_violations(page, axe) == []
+        code = create_room(page, server.url, "Ann", 2, lang=lang, rules={"hand_size": 1})
+        add_bot(page)
+        assert serious_violations(page, axe) == []  # the lobby
+        start_dealt(page, server, code, [["R5"], ["Y1"]], "R3", dealer=1)
+        wait(page, ".status.mine")
+        assert page.locator("h1").count() == 1  # the table has a heading
+        assert serious_violations(page, axe) == []  # the table
+        click(page, ".hand button.card[data-card=R5]")
+        wait(page, ".round-dialog")
+        page.wait_for_timeout(400)
+        assert serious_violations(page, axe) == []  # the round's end
+        page.context.close()

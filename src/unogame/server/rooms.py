@@ -234,6 +234,15 @@ class Room(RoomPresence):
 
     # ------------------------------------------------------------ seats
 
+    def _blank_name(self) -> str:
+        """The name of a person who gave none: numbered by the people who joined, not by
+        the seat (bots do not count), never one already taken."""
+        taken = {seat.name for seat in self.seats}
+        number = sum(1 for seat in self.seats if seat.kind == "human") + 1
+        while f"Player {number}" in taken:
+            number += 1
+        return f"Player {number}"
+
     def find_token(self, token: Any) -> int | None:
         if not isinstance(token, str) or not token:
             return None
@@ -256,7 +265,7 @@ class Room(RoomPresence):
         if mark is not None:
             check_join(self.seats, self.banned, mark, self.capacity, per_address)
         token = secrets.token_urlsafe(18)
-        seat = Seat(person_name(name, f"Player {len(self.seats) + 1}"), "human",
+        seat = Seat(person_name(name, self._blank_name()), "human",
                     token_hash=hash_token(token), joined_from=mark)
         await self._store_seats([*self.seats, seat])
         self.seats.append(seat)

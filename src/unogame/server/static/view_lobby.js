@@ -27,7 +27,7 @@ export function sharePanel() {
   return html`<section class="panel share">
       <h1>${(info.name)}</h1>
       <p class="code-label">${t("web.room_code")}</p>
-      <p class="big-code" data-testid="room-code">${spacedCode(info.room)}</p>
+      <div class="big-code" data-testid="room-code">${spacedCode(info.room)}</div>
       ${linkIsLocalOnly(link) ? html`<p class="local-only" role="note">${t("web.local_only")}
           <code>uno serve --host 0.0.0.0</code></p>`
         : html`<img class="qr" src="/api/qr.svg?data=${encodeURIComponent(link)}" alt="${t("web.qr_alt")}" width="164" height="164">`}

@@ -19,7 +19,7 @@ export function roundDialog() {
   if (event) {
     const rows = event.hands.map((hand, seat) => html`<tr${seat === event.winner ? raw(' class="winner"') : ""}>
       <th scope="row">${seatName(seat)}</th>
-      <td><ul class="tiny-hand">${hand.map((code) => html`<li role="img" aria-label="${cardName(code)}">${raw(cardMarkup(code))}</li>`)}</ul></td>
+      <td><ul class="tiny-hand">${hand.map((code) => html`<li><span role="img" aria-label="${cardName(code)}">${raw(cardMarkup(code))}</span></li>`)}</ul></td>
       <td class="num">${event.points[seat]}</td><td class="num">${event.scores[seat]}</td></tr>`);
     const gained = event.points.reduce((a, b) => a + b, 0);
     body.push(html`<p>${t("web.round_winner", { name: seatName(event.winner), points: gained })}</p>

@@ -94,6 +94,7 @@ export function ring() {
   const opponents = playOrder(view.players, me, view.direction).map((seat) =>
     opponent(view, seat, placeOf(bySeat.indexOf(seat), bySeat.length), catches, many));
   return html`<div class="ring sides-${sidesFor(bySeat.length)} dir-${view.direction === -1 ? "ccw" : "cw"}">
+    <h1 class="sr-only">${t("web.table_heading", { room: S.roomInfo?.name ?? "" })}</h1>
     <ol class="opponents dir-${view.direction === -1 ? "ccw" : "cw"}" aria-label="${t("web.play_order")}">${opponents}</ol>
     ${piles(view, legal)}</div>`;
 }

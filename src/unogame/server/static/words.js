@@ -62,12 +62,13 @@ function refusalParam(name, value) {
   return String(value);
 }
 
-// With the children's helper on: in simple words, without the rule's number.
+// In the player's words, never ending in the rule's number ("(R4.2)" means nothing to a
+// family); with the children's helper on, in simple words.
 export function moveRefusalText(reason) {
   const key = refusalKey(reason.code);
   if (!has(key)) return reason.text;
   const params = simpleParams(reason, Object.fromEntries(Object.entries(reason.params ?? {}).map(([k, v]) => [k, refusalParam(k, v)])));
-  return reason.rule && !helperOn() ? `${t(key, params)} (${reason.rule})` : t(key, params);
+  return t(key, params);
 }
 
 // The update's refusal of a card comes without its English text and without the card
