@@ -138,3 +138,42 @@ def test_blank_names_are_numbered_by_the_people_who_joined() -> None:
             return [seat["name"] for seat in room["seats"]]
 
         assert run(scenario()) == ["Player 1", "Bot 1", "Player 2"]
+
+
+def test_standings_count_wins_across_matches_and_survive_a_restart(tmp_path: Path) -> None:
+    """Issue 24, warmth: wins per person across the room's matches, kept with the room."""
+    db = tmp_path / "uno.sqlite3"
+    first = ServerThread(db, timing=Timing(think=0.0, reaction_scale=0.0))
+    port = first.port
+    won = {"dealer": 1, "deck": deck([["R5"], ["Y1"]], "R3"), "seed": 1}
+
+    async def win_a_match(ann: Client, server: ServerThread, rematch: bool) -> dict[str, Any]:
+        assert ann.room is not None
+        server.manager.rooms[ann.room].deal = won
+        await ann.request({"type": "rematch" if rematch else "start"}, "state")
+        start = len(ann.messages)
+        await ann.send({"type": "move", "move": "play R5", "version": ann.game()["version"]})
+        return await ann.wait_for(lambda m: m["type"] == "room"
+                                  and m["status"] == "match_over", start=start)
+
+    with first as server:
+        async def two_matches() -> tuple[str, list[Any], list[Any]]:
+            ann = await create_room(server.ws_url, "Ann", seats=2, bots=["random"],
+                                    rules={"hand_size": 1, "target_score": 1})
+            once = (await win_a_match(ann, server, False))["standings"]
+            twice = (await win_a_match(ann, server, True))["standings"]
+            await ann.close()
+            assert ann.room is not None
+            return ann.room, once, twice
+
+        code, once, twice = run(two_matches())
+    assert once == [{"name": "Ann", "bot": False, "wins": 1}]
+    assert twice == [{"name": "Ann", "bot": False, "wins": 2}]
+    with ServerThread(db, port=port) as again:
+        async def look() -> dict[str, Any]:
+            client = await Client.connect(again.ws_url)
+            message = await client.request({"type": "watch", "room": code}, "room")
+            await client.close()
+            return message
+
+        assert run(look())["standings"] == [{"name": "Ann", "bot": False, "wins": 2}]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser_phone import PHONE, add_bot, create_room, start_dealt
+from test_browser_phone import PHONE, add_bot, create_room, stacked, start_dealt
 from test_browser_play import click, pytestmark, wait
 from test_server_support import ServerThread
 
@@ -309,4 +309,92 @@ def test_axe_finds_no_serious_violation_on_any_screen(lang: str, browser: Any) -
         wait(page, ".round-dialog")
         page.wait_for_timeout(400)
         assert serious_violations(page, axe) == []  # the round's end
+        page.context.close()
+
+
+# ---------------------------------------------------------------- 8. warmth
+
+WARMTH_WATCH = """() => {
+  window.__flights = []; window.__shouts = [];
+  new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) {
+      if (!(node instanceof HTMLElement)) continue;
+      if (node.classList.contains('flying-card')) {
+        const frames = node.getAnimations()[0]?.effect?.getKeyframes() ?? [];
+        window.__flights.push({kind: node.dataset.kind, seat: Number(node.dataset.seat),
+          start: frames[0]?.transform ?? null, end: frames[frames.length - 1]?.transform ?? null});
+      }
+      if (node.classList.contains('uno-shout')) {
+        window.__shouts.push({seat: Number(node.dataset.seat), text: node.textContent});
+      }
+    }
+  }).observe(document.body, {childList: true});
+}"""
+
+
+def play_a_warm_game(page: Any, server: Any) -> None:
+    """Ann plays R5, the bot R7; Ann says UNO with R6; the bot draws; Ann draws."""
+    code = create_room(page, server.url, "Ann", 2, rules={"hand_size": 3})
+    add_bot(page)
+    start_dealt(page, server, code, [["R5", "R6", "B9"], ["R7", "Y2", "Y3"]], "R3", dealer=1)
+    page.evaluate(WARMTH_WATCH)
+    click(page, ".hand button.card[data-card=R5]")
+    page.wait_for_function("()=>document.querySelector('.discard[data-key^=\"top-R7\"]')",
+                           timeout=15_000)
+    wait(page, ".status.mine")
+    click(page, "[data-action=uno]")
+    click(page, ".hand button.card[data-card=R6]")
+    page.wait_for_function("()=>window.__shouts.length>0", timeout=5_000)
+    page.wait_for_function("()=>document.querySelector('.status.mine')", timeout=15_000)
+    click(page, ".actions button[data-move=draw]")
+    page.wait_for_function("()=>window.__flights.some((f)=>f.kind==='draw'&&f.seat===0)"
+                           "||document.querySelectorAll('.hand button.card').length===2",
+                           timeout=5_000)
+
+
+def test_cards_fly_to_the_pile_and_to_the_hand_and_uno_is_shouted(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=0.6, reaction_scale=0.0)) as server:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        play_a_warm_game(page, server)
+        page.wait_for_timeout(600)
+        flights = page.evaluate("window.__flights")
+        kinds = {(flight["kind"], flight["seat"]) for flight in flights}
+        assert ("play", 1) in kinds, flights  # the bot's card: from its seat to the pile
+        assert ("draw", 0) in kinds, flights  # Ann's drawn card: from the pile to her hand
+        for flight in flights:
+            assert flight["start"].startswith("translate(") and "scale(1)" in flight["end"]
+        assert page.evaluate("window.__shouts")[0] == {"seat": 0, "text": "UNO!"}
+        assert page.locator(".flying-card").count() == 0  # each lands and is gone
+        page.context.close()
+
+
+def test_with_reduced_motion_nothing_flies_but_uno_is_still_shouted(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=0.6, reaction_scale=0.0)) as server:
+        page = browser.new_context(viewport=PHONE, locale="en-US",
+                                   reduced_motion="reduce").new_page()
+        play_a_warm_game(page, server)
+        assert page.evaluate("window.__flights") == []
+        assert page.evaluate("window.__shouts")[0]["seat"] == 0
+        page.context.close()
+
+
+def test_the_room_s_standings_show_wins_across_matches(browser: Any) -> None:
+    with ServerThread(timing=Timing(think=30.0, next_round=60.0)) as server:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(page, server.url, "Ann", 2, lang="th",
+                           rules={"hand_size": 1, "target_score": 1})
+        add_bot(page)
+        start_dealt(page, server, code, [["R5"], ["Y1"]], "R3", dealer=1)
+        click(page, ".hand button.card[data-card=R5]")  # Ann wins the first match
+        wait(page, "[data-action=rematch]")
+        assert page.locator("[data-testid=standings] li").all_inner_texts() == [
+            "Ann: ชนะ 1 ครั้ง"]
+        server.manager.rooms[code].deal = {"dealer": 1, "deck": stacked([["R5"], ["Y1"]], "R3"),
+                                           "seed": 1}
+        click(page, "[data-action=rematch]")
+        click(page, ".hand button.card[data-card=R5]")  # and the second
+        page.wait_for_function("()=>document.querySelector('[data-testid=standings] li')"
+                               "?.textContent.includes('2')", timeout=10_000)
+        standings = page.locator("[data-testid=standings] li").all_inner_texts()
+        assert standings == ["Ann: ชนะ 2 ครั้ง"], standings
         page.context.close()

@@ -89,6 +89,9 @@ class Room(RoomPresence):
         self._closed = False
         self.deal: dict[str, Any] | None = None
         self.matches: list[dict[str, Any]] = []
+        self.standings: list[dict[str, Any]] = []
+        """Wins per player across this room's matches played before the current one
+        (``{"name", "bot", "wins"}``; every match, not only the MATCHES_KEPT kept)."""
         self.seeds: dict[str, int] = {}
         """The deal seeds of the finished matches in ``matches``, by game number (kept for
         their replays; never sent to a client: they would show every hidden card)."""
@@ -148,7 +151,7 @@ class Room(RoomPresence):
             "game_no": self.game_no,
             "game_seed": self.game_seed, "version_base": self.version_base,
             "deal": self.deal, "matches": self.matches, "seeds": self.seeds,
-            "banned": self.banned,
+            "banned": self.banned, "standings": self.standings,
         }
 
     async def _store(self, record: dict[str, Any]) -> None:
@@ -210,6 +213,7 @@ class Room(RoomPresence):
         self.version_base = data["version_base"]
         self.deal = data.get("deal")
         self.matches = list(data.get("matches", []))
+        self.standings = [dict(row) for row in data.get("standings", [])]
         self.seeds = dict(data.get("seeds", {}))
         self.banned = list(data.get("banned", []))
         self.present = {index: self.present_anywhere(index) for index in range(len(self.seats))}
@@ -417,14 +421,16 @@ class Room(RoomPresence):
         kept = {str(match["game_no"]) for match in matches}
         seeds = {number: seed for number, seed in
                  {**self.seeds, str(self.game_no): self.game_seed}.items() if number in kept}
-        await self._begin_game(self.seats, matches, seeds)
+        await self._begin_game(self.seats, matches, seeds, self.standings_now())
 
     async def _begin_game(self, seats: list[Seat],
                           matches: list[dict[str, Any]] | None = None,
-                          seeds: dict[str, int] | None = None) -> None:
+                          seeds: dict[str, int] | None = None,
+                          standings: list[dict[str, Any]] | None = None) -> None:
         seed = self.deal["seed"] if self.deal is not None else secrets.randbits(SEED_BITS)
         matches = self.matches if matches is None else matches
         seeds = self.seeds if seeds is None else seeds
+        standings = self.standings if standings is None else standings
         try:  # made once first: a game the engine refuses is never stored as playing
             self._table(seats, seed)
         except (RulesError, PositionError) as error:
@@ -432,9 +438,10 @@ class Room(RoomPresence):
         await self._store({  # stored first: a failed write changes nothing
             **self.record(), "version_base": self.version + 1, "game_no": self.game_no + 1,
             "game_seed": seed, "status": PLAYING, "matches": matches, "seeds": seeds,
-            "seats": [seat.to_dict() for seat in seats]})
+            "standings": standings, "seats": [seat.to_dict() for seat in seats]})
         self.matches = matches
         self.seeds = seeds
+        self.standings = standings
         self.version_base = self.version + 1
         self.game_no += 1
         self.game_seed = seed
@@ -444,6 +451,24 @@ class Room(RoomPresence):
         self.publish_room()
         self.publish_state()
         self.schedule()
+
+    def standings_now(self) -> list[dict[str, Any]]:
+        """Wins per player in this room, the match just won included (it joins the stored
+        standings at "Play again"; until then a restart derives it from the move log)."""
+        rows = [dict(row) for row in self.standings]
+        table = self.table
+        winner = table.game.game_winner if table is not None and self.status == MATCH_OVER \
+            else None
+        if winner is not None and winner < len(self.seats):
+            seat = self.seats[winner]
+            key = {"name": seat.name, "bot": seat.kind == "bot"}
+            row = next((row for row in rows
+                        if {"name": row["name"], "bot": row["bot"]} == key), None)
+            if row is None:
+                rows.append({**key, "wins": 1})
+            else:
+                row["wins"] += 1
+        return sorted(rows, key=lambda row: -int(row["wins"]))
 
     def _changed(self, events: list[Event]) -> None:
         """A stored and applied change: tell everyone, then plan the next step."""
@@ -605,6 +630,7 @@ class Room(RoomPresence):
             "catch_grace": FAMILY_CATCH_GRACE if self.family else None,
             "host": self.host, "you": seat, "spectators": self.watchers(),
             "game_no": self.game_no, "matches": self.matches, "removed": len(self.banned),
+            "standings": self.standings_now(),
             "helper": seat is not None and 0 <= seat < len(self.seats)
             and self.seats[seat].helper,
             "seats": [{"name": info.name, "kind": info.kind, "level": info.level,

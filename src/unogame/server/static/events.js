@@ -37,6 +37,7 @@ function surprise(event, events) {
       return t("web.log.swap", { a: seatName(a), b: seatName(b) });
     }
     case "pass_hands": return t("web.surprise.pass_hands");
+    case "uno": return t("web.surprise.uno", { name });
     case "catch":
       S.hits.add(event.target);
       return event.target === S.seat ? t("web.toast.caught", { name }) : t("web.log.catch", { name, target: seatName(event.target) });
@@ -54,8 +55,14 @@ export function announce(events) {
   // A move a bot made for this player (the turn timer, or away) is said as such first: its
   // own surprise ("Ann (you) reversed the direction!") would read as their own move.
   const standIn = events.find((event) => event.type === "stand_in_move" && event.seat === S.seat && S.seat !== null);
-  const found = events.filter((event) => !(standIn && event.type === "play" && event.seat === S.seat))
-    .map((event) => surprise(event, events)).filter(Boolean);
+  const found = [];
+  for (const event of events) {
+    if (standIn && event.type === "play" && event.seat === S.seat) continue;
+    const line = surprise(event, events);
+    if (line) found.push(line);
+    // UNO said with the card: heard too (the page shouts it over the seat, warmth.js).
+    if (event.type === "play" && event.move?.endsWith(" uno")) found.push(t("web.surprise.uno", { name: seatName(event.seat) }));
+  }
   if (standIn) found.unshift(standInText(events, standIn));
   const lines = found.map((line) => line.text ?? line);
   // All of them said at once (each may hit this player); shown one short line at a time.
@@ -78,7 +85,7 @@ function standInMove(event) {
   switch (event?.type) {
     case "play": return event.card.startsWith("W") && event.color
       ? t("web.stand_in.played_color", { card: cardName(event.card), color: color(event.color) })
-      : t("web.stand_in.played", { card: cardName(event.card) });
+      : cardName(event.card);
     case "draw": return t("web.stand_in.drew");
     case "pass": return t("web.stand_in.kept");
     case "challenge": return t("web.stand_in.challenged");

@@ -31,7 +31,7 @@ export function roundDialog() {
     const ending = view.game_winner === null || view.game_winner === undefined
       ? html`<p class="match-winner">${t("web.match_no_winner")}</p>`  // the round cap (L1)
       : html`<p class="match-winner celebrate">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>`;
-    body.push(html`${ending}${scoreTable()}${pastMatches()}`);
+    body.push(html`${ending}${standingsView()}${scoreTable()}${pastMatches()}`);
     body.push(host ? html`<button class="primary big" data-action="rematch" autofocus>${t("web.rematch")}</button>`
       : html`<p class="muted">${t("web.wait_rematch")}</p>`);
   } else if (S.seat !== null) {
@@ -55,7 +55,18 @@ function scoreTable() {
 }
 
 export function scoresDialog() {
-  return dialogShell(t("web.scoreboard"), [scoreTable(), pastMatches()], "close", "scores-dialog");
+  return dialogShell(t("web.scoreboard"), [standingsView(), scoreTable(), pastMatches()], "close", "scores-dialog");
+}
+
+// Wins per player across the room's matches (the server keeps them with the room).
+function standingsView() {
+  const rows = S.roomInfo?.standings ?? [];
+  if (!rows.length) return "";
+  const items = rows.map((row) => {
+    const name = displayName({ kind: row.bot ? "bot" : "human", name: row.name });
+    return html`<li>${row.wins === 1 ? t("web.standings_win", { name }) : t("web.standings_wins", { name, count: row.wins })}</li>`;
+  });
+  return html`<h3 class="past-title">${t("web.standings")}</h3><ol class="standings" data-testid="standings">${items}</ol>`;
 }
 
 // The matches this room played before "Play again": their scoreboards stay.
