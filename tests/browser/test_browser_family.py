@@ -60,7 +60,7 @@ def test_the_family_preset_makes_bots_wait_so_a_child_who_says_uno_is_not_caught
         assert hand_size(page) == 1, "caught after saying UNO"
         click(page, "[data-action=rules]")
         wait(page, ".active-rules")
-        assert "wait 3.5 s" in page.locator(".active-rules").inner_text()
+        assert "wait 3.5 seconds" in page.locator(".active-rules").inner_text()
         page.context.close()
 
 

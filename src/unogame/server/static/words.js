@@ -46,7 +46,7 @@ export function activeRules() {
   if (rules.custom_rule && rules.custom_rule !== "none") lines.push([t("common.rule.custom_rule"), customRuleText()]);
   if (S.roomInfo?.family) {  // kind to children: bots wait before catching (a room setting)
     const seconds = S.roomInfo.catch_grace;
-    lines.push([t("web.family_kind", { seconds }), t("web.family_kind_help", { seconds })]);
+    lines.push([t("web.family_short"), t("web.family_kind_help", { seconds })]);
   }
   return lines;
 }
