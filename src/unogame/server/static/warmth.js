@@ -5,6 +5,7 @@
 // region says every move (events.js).
 
 import { backSVG, cardSVG } from "./cards.js";
+import { raw, toNodes } from "./html.js";
 import { t } from "./i18n.js";
 import { S } from "./state.js";
 
@@ -61,7 +62,7 @@ function launch(flight, to) {
   card.dataset.kind = flight.kind;
   card.dataset.seat = String(flight.seat);
   card.setAttribute("aria-hidden", "true");
-  card.innerHTML = flight.card ? cardSVG(flight.card) : backSVG(); // the page's own markup
+  card.append(...toNodes(raw(flight.card ? cardSVG(flight.card) : backSVG()))); // the page's own SVG
   Object.assign(card.style, { left: `${to.left}px`, top: `${to.top}px`, width: `${to.width}px`, height: `${to.height}px` });
   document.body.append(card);
   const from = flight.from;
