@@ -48,8 +48,9 @@ export function seatsPanel() {
     </li>`);
   const free = info.capacity - info.seats.length;
   const empty = Array.from({ length: free }, () => html`<li class="seat-row empty">${t("web.empty_seat")}</li>`);
+  const chosen = info.family ? "easy" : S.meta?.default_bot_level;  // a family room: easy bots
   const levels = (S.meta?.bot_levels ?? []).map((level) =>
-    html`<option value="${level}" ${level === S.meta.default_bot_level ? "selected" : ""}>${t(`common.level.${level}`)}</option>`);
+    html`<option value="${level}" ${level === chosen ? "selected" : ""}>${t(`common.level.${level}`)}</option>`);
   const rules = Object.entries(info.rules);
   return html`<section class="panel">
       <h2>${t("web.players", { count: info.seats.length, capacity: info.capacity })}</h2>

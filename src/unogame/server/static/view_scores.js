@@ -31,7 +31,8 @@ export function roundDialog() {
     const ending = view.game_winner === null || view.game_winner === undefined
       ? html`<p class="match-winner">${t("web.match_no_winner")}</p>`  // the round cap (L1)
       : html`<p class="match-winner celebrate">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>`;
-    body.push(html`${ending}${standingsView()}${scoreTable()}${pastMatches()}`);
+    body.unshift(html`${ending}${standingsView()}`);  // who won, first: the round's details after
+    body.push(html`${scoreTable()}${pastMatches()}`);
     body.push(host ? html`<button class="primary big" data-action="rematch" autofocus>${t("web.rematch")}</button>`
       : html`<p class="muted">${t("web.wait_rematch")}</p>`);
   } else if (S.seat !== null) {
