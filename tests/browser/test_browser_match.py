@@ -157,12 +157,12 @@ class Person:
             self.page.wait_for_timeout(50)
 
     def gives(self, line: str, reason: dict[str, Any]) -> bool:
-        """``line`` is the page's wording of ``reason``: its rule at the end, or (none
-        cited) the start of its translation."""
-        if reason["rule"]:
-            return line.endswith(f"({reason['rule']})")
-        start = self.watched.t(f"web.why.{reason['code']}").split("{")[0]
-        return bool(start) and line.startswith(start)
+        """``line`` is the page's wording of ``reason``: every word of its translation
+        between the fields (no rule number at its end since issue 24)."""
+        wording = self.watched.t(f"web.why.{reason['code']}")
+        parts = [part for part in re.split(r"\{[^}]*\}", wording) if part.strip()]
+        return bool(parts) and all(part in line for part in parts) \
+            and not line.endswith(f"({reason['rule']})")
 
     def explained(self, line: str, card: str, reason: dict[str, Any]) -> None:
         """``line`` gives the engine's reason in the page's language, not a bare refusal."""

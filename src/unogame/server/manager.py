@@ -35,6 +35,7 @@ from .rooms import Room
 from .seats import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    FAMILY_CATCH_GRACE,
     LOBBY,
     RoomError,
     Seat,
@@ -257,7 +258,7 @@ def meta() -> dict[str, Any]:
             "custom_rules": list(CUSTOM_RULES), "rules": asdict(Rules()),
             "min_seats": MIN_PLAYERS, "max_seats": MAX_PLAYERS,
             "seat_purpose": SEAT_PURPOSE, "event_kinds": event_kinds_json(),
-            "custom_composer": composer_json()}
+            "custom_composer": composer_json(), "family_catch_grace": FAMILY_CATCH_GRACE}
 
 
 def composer_json() -> dict[str, Any]:

@@ -36,6 +36,7 @@ from .retry import retry_stale
 from .seats import CODE_ALPHABET as CODE_ALPHABET
 from .seats import CODE_LENGTH as CODE_LENGTH
 from .seats import (
+    FAMILY_CATCH_GRACE,
     GRACE_DEFAULT,
     LOBBY,
     LOG_KEEP,
@@ -68,6 +69,8 @@ class Room(RoomPresence):
         self.timer: int = settings["timer"]
         self.grace: int = settings.get("grace", GRACE_DEFAULT)
         self.fill: str | None = settings.get("fill")
+        self.family: bool = settings.get("family") is True
+        """Kind to children: bots wait FAMILY_CATCH_GRACE before any catch of a person."""
         self.storage = storage
         self.hub = hub
         self.timing = timing
@@ -86,6 +89,9 @@ class Room(RoomPresence):
         self._closed = False
         self.deal: dict[str, Any] | None = None
         self.matches: list[dict[str, Any]] = []
+        self.standings: list[dict[str, Any]] = []
+        """Wins per player across this room's matches played before the current one
+        (``{"name", "bot", "wins"}``; every match, not only the MATCHES_KEPT kept)."""
         self.seeds: dict[str, int] = {}
         """The deal seeds of the finished matches in ``matches``, by game number (kept for
         their replays; never sent to a client: they would show every hidden card)."""
@@ -139,12 +145,13 @@ class Room(RoomPresence):
         return {
             "name": self.name, "capacity": self.capacity, "rules": self.rules_dict,
             "timer": self.timer, "grace": self.grace, "fill": self.fill,
+            "family": self.family,
             "seats": [seat.to_dict() for seat in self.seats],
             "host": self.host, "creator": self.creator, "status": self.status,
             "game_no": self.game_no,
             "game_seed": self.game_seed, "version_base": self.version_base,
             "deal": self.deal, "matches": self.matches, "seeds": self.seeds,
-            "banned": self.banned,
+            "banned": self.banned, "standings": self.standings,
         }
 
     async def _store(self, record: dict[str, Any]) -> None:
@@ -192,6 +199,7 @@ class Room(RoomPresence):
         self.rules_dict, self.rules = data["rules"], Rules.from_dict(data["rules"])
         self.timer, self.grace = data["timer"], data.get("grace", GRACE_DEFAULT)
         self.fill = data.get("fill")
+        self.family = data.get("family") is True
         self.seats = [Seat.from_dict(seat) for seat in data["seats"]]
         for seat, before in zip(self.seats, old, strict=False):
             seat.connected, seat.gone_since = before.connected, before.gone_since
@@ -205,6 +213,7 @@ class Room(RoomPresence):
         self.version_base = data["version_base"]
         self.deal = data.get("deal")
         self.matches = list(data.get("matches", []))
+        self.standings = [dict(row) for row in data.get("standings", [])]
         self.seeds = dict(data.get("seeds", {}))
         self.banned = list(data.get("banned", []))
         self.present = {index: self.present_anywhere(index) for index in range(len(self.seats))}
@@ -229,6 +238,15 @@ class Room(RoomPresence):
 
     # ------------------------------------------------------------ seats
 
+    def _blank_name(self) -> str:
+        """The name of a person who gave none: numbered by the people who joined, not by
+        the seat (bots do not count), never one already taken."""
+        taken = {seat.name for seat in self.seats}
+        number = sum(1 for seat in self.seats if seat.kind == "human") + 1
+        while f"Player {number}" in taken:
+            number += 1
+        return f"Player {number}"
+
     def find_token(self, token: Any) -> int | None:
         if not isinstance(token, str) or not token:
             return None
@@ -251,7 +269,7 @@ class Room(RoomPresence):
         if mark is not None:
             check_join(self.seats, self.banned, mark, self.capacity, per_address)
         token = secrets.token_urlsafe(18)
-        seat = Seat(person_name(name, f"Player {len(self.seats) + 1}"), "human",
+        seat = Seat(person_name(name, self._blank_name()), "human",
                     token_hash=hash_token(token), joined_from=mark)
         await self._store_seats([*self.seats, seat])
         self.seats.append(seat)
@@ -359,7 +377,8 @@ class Room(RoomPresence):
                                  turn_timer=float(self.timer) if self.timer else None,
                                  next_round_countdown=self.timing.next_round,
                                  stand_in_level=default_bot_level(),
-                                 round_cap=ROUND_MOVE_CAP, log_keep=LOG_KEEP)
+                                 round_cap=ROUND_MOVE_CAP, log_keep=LOG_KEEP,
+                                 catch_grace=FAMILY_CATCH_GRACE if self.family else None)
         seats = [SeatSpec(seat.name, seat.level or default_bot_level()
                           if seat.kind == "bot" else None) for seat in seated]
         game = None
@@ -402,14 +421,16 @@ class Room(RoomPresence):
         kept = {str(match["game_no"]) for match in matches}
         seeds = {number: seed for number, seed in
                  {**self.seeds, str(self.game_no): self.game_seed}.items() if number in kept}
-        await self._begin_game(self.seats, matches, seeds)
+        await self._begin_game(self.seats, matches, seeds, self.standings_now())
 
     async def _begin_game(self, seats: list[Seat],
                           matches: list[dict[str, Any]] | None = None,
-                          seeds: dict[str, int] | None = None) -> None:
+                          seeds: dict[str, int] | None = None,
+                          standings: list[dict[str, Any]] | None = None) -> None:
         seed = self.deal["seed"] if self.deal is not None else secrets.randbits(SEED_BITS)
         matches = self.matches if matches is None else matches
         seeds = self.seeds if seeds is None else seeds
+        standings = self.standings if standings is None else standings
         try:  # made once first: a game the engine refuses is never stored as playing
             self._table(seats, seed)
         except (RulesError, PositionError) as error:
@@ -417,9 +438,10 @@ class Room(RoomPresence):
         await self._store({  # stored first: a failed write changes nothing
             **self.record(), "version_base": self.version + 1, "game_no": self.game_no + 1,
             "game_seed": seed, "status": PLAYING, "matches": matches, "seeds": seeds,
-            "seats": [seat.to_dict() for seat in seats]})
+            "standings": standings, "seats": [seat.to_dict() for seat in seats]})
         self.matches = matches
         self.seeds = seeds
+        self.standings = standings
         self.version_base = self.version + 1
         self.game_no += 1
         self.game_seed = seed
@@ -429,6 +451,24 @@ class Room(RoomPresence):
         self.publish_room()
         self.publish_state()
         self.schedule()
+
+    def standings_now(self) -> list[dict[str, Any]]:
+        """Wins per player in this room, the match just won included (it joins the stored
+        standings at "Play again"; until then a restart derives it from the move log)."""
+        rows = [dict(row) for row in self.standings]
+        table = self.table
+        winner = table.game.game_winner if table is not None and self.status == MATCH_OVER \
+            else None
+        if winner is not None and winner < len(self.seats):
+            seat = self.seats[winner]
+            key = {"name": seat.name, "bot": seat.kind == "bot"}
+            row = next((row for row in rows
+                        if {"name": row["name"], "bot": row["bot"]} == key), None)
+            if row is None:
+                rows.append({**key, "wins": 1})
+            else:
+                row["wins"] += 1
+        return sorted(rows, key=lambda row: -int(row["wins"]))
 
     def _changed(self, events: list[Event]) -> None:
         """A stored and applied change: tell everyone, then plan the next step."""
@@ -586,8 +626,11 @@ class Room(RoomPresence):
             "type": "room", "room": self.code, "name": self.name, "capacity": self.capacity,
             "rules": self.rules_dict, "timer": self.timer, "grace": self.grace,
             "fill": self.fill, "status": self.status,
+            "family": self.family,
+            "catch_grace": FAMILY_CATCH_GRACE if self.family else None,
             "host": self.host, "you": seat, "spectators": self.watchers(),
             "game_no": self.game_no, "matches": self.matches, "removed": len(self.banned),
+            "standings": self.standings_now(),
             "helper": seat is not None and 0 <= seat < len(self.seats)
             and self.seats[seat].helper,
             "seats": [{"name": info.name, "kind": info.kind, "level": info.level,

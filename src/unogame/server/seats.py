@@ -42,6 +42,11 @@ people never come near it. Lowering it would leave a stored longer round unplaya
 GRACE_DEFAULT: Final = 20
 """Seconds a player may be gone before a bot stands in for them (a room setting)."""
 
+FAMILY_CATCH_GRACE: Final = 3.5
+"""A family room (``family`` setting, kind to children): seconds after a play during which
+no bot is asked anything while a person may be caught for a forgotten UNO, so a child who
+says UNO within about 3 s is never caught (``TableSettings.catch_grace``)."""
+
 LOBBY: Final = "lobby"
 
 
@@ -129,8 +134,9 @@ class Seat:
 
 def parse_settings(data: dict[str, Any]) -> dict[str, Any]:
     """Check a room's settings from a client: name, seats, rules, turn timer, the grace
-    before a bot stands in for someone gone, and the level of the bots that fill the free
-    seats at the start (``fill``: ``None`` leaves them empty). Raises RoomError."""
+    before a bot stands in for someone gone, the level of the bots that fill the free
+    seats at the start (``fill``: ``None`` leaves them empty), and ``family`` (kind to
+    children: :data:`FAMILY_CATCH_GRACE`). Raises RoomError."""
     seats = data.get("seats", 4)
     if type(seats) is not int or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
         raise RoomError("bad_settings", f"seats must be from {MIN_PLAYERS} to {MAX_PLAYERS}")
@@ -157,10 +163,14 @@ def parse_settings(data: dict[str, Any]) -> dict[str, Any]:
     fill = data.get("fill")
     if fill is not None and (not isinstance(fill, str) or fill not in BOT_LEVELS):
         raise RoomError("bad_settings", f"fill: null or a bot level from {list(BOT_LEVELS)}")
+    family = data.get("family", False)
+    if type(family) is not bool:
+        raise RoomError("bad_settings", "family must be true or false")
     try:
         name = clean_name(data.get("name"), "UNO", person=False)
     except BadNameError as error:
         raise RoomError("bad_name", f"room name: {error}") from None
     return {"name": name, "capacity": seats,
-            "rules": rules.to_dict(), "timer": timer, "grace": grace, "fill": fill}
+            "rules": rules.to_dict(), "timer": timer, "grace": grace, "fill": fill,
+            "family": family}
 

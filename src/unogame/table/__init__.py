@@ -46,7 +46,9 @@ Each person seat also has a helper bot (the medium bot, told only that seat's ev
 ``Table.hint(seat)`` gives a :class:`~unogame.table.hints.HintRequest` to run anywhere,
 which suggests one of the seat's legal moves (the children's helper). An easy bot that
 could catch someone waits its ``catch_delay`` (3.5 s) instead of its ``reaction_delay``,
-so that a child has time to say UNO.
+so that a child has time to say UNO; with ``TableSettings.catch_grace`` (a family room) no
+bot of any level is asked anything while a person may be caught, until that long after the
+position appeared (whether a person may be caught is public).
 
 >>> table = Table([SeatSpec("Ann", "random"), SeatSpec("Ben", "easy")], seed=4)
 >>> while table.status == PLAYING:

@@ -57,6 +57,11 @@ class TableSettings:
     """Only the last this many events are kept for :meth:`Table.feed` (memory stays
     bounded over a long match; :attr:`Table.event_count` still counts them all).
     ``None``: the whole match is kept."""
+    catch_grace: float | None = None
+    """Kind to children (a family room): while a person may be caught for a forgotten UNO,
+    no bot is asked anything until this long after the position appeared, so a person who
+    says UNO within it is never caught by a bot (of any level, a stand-in too). Whether a
+    person may be caught is public, so the wait tells nothing hidden. ``None``: off."""
 
     def __post_init__(self) -> None:
         if self.grace < 0:
@@ -69,6 +74,8 @@ class TableSettings:
             raise ValueError("round_cap must be at least 1 move (or None: no cap)")
         if self.log_keep is not None and self.log_keep < 0:
             raise ValueError("log_keep must be at least 0 (or None: everything)")
+        if self.catch_grace is not None and self.catch_grace < 0:
+            raise ValueError("catch_grace must be at least 0 seconds (or None: off)")
         if self.stand_in_level not in BOT_LEVELS:
             raise ValueError(f"unknown bot level {self.stand_in_level!r}")
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..bots import Bot, make_bot
 from ..engine import Event, Game, IllegalMoveError, Move, NotationError, Rules
-from ..engine.moves import TURN_KINDS
+from ..engine.moves import CATCH, TURN_KINDS
 from ..engine.state import PlayableGame
 from .hints import HintRequest, helper_bot, hint_request
 from .order import reaction_delay, reaction_window
@@ -233,6 +233,9 @@ class Table:
             turn = self._seats[self.game.turn]
             if turn.present and turn.hidden and not turn.handed:
                 times.append(max(turn.hidden_since, self._turn_since) + self.settings.grace)
+            hold = self._catch_hold()
+            if hold is not None:
+                times.append(hold)
         elif status == ROUND_OVER:
             remaining = self.next_round_remaining()
             if remaining is not None:
@@ -374,6 +377,8 @@ class Table:
             return NextRound(self.version, reason) if reason else None
         if status != PLAYING:
             return None
+        if self._catch_hold() is not None:
+            return None  # kind to children: nobody is asked before the grace is over
         due = 0.0  # when the requests come depends on the window alone, never on a hand
         for seat in self._window:
             bot = self._driver(seat, on_turn=False)
@@ -522,6 +527,27 @@ class Table:
             self._new_round(seat, info.stand_in)
             self._bots_changed()
         return info.stand_in
+
+    def _catch_hold(self) -> float | None:
+        """With ``settings.catch_grace``: while a person seat may be caught for a forgotten
+        UNO (public), the table time until which no bot is asked; ``None``: no hold."""
+        grace = self.settings.catch_grace
+        if not grace or self.status != PLAYING or self._out is not None:
+            return None
+        until = self._opened + grace
+        if until <= self.now:
+            return None
+        game = self.game
+        for seat in (*self._window, game.turn):
+            legal = self._reactions.get(seat)
+            if legal is None:
+                legal = game.legal_moves(seat)
+                if seat != game.turn:
+                    self._reactions[seat] = legal
+            if any(move.kind == CATCH and self._seats[move.target].spec.bot is None
+                   for move in legal):
+                return until
+        return None
 
     def _hand_out(self, seat: int, bot: Bot, legal: list[Move], on_turn: bool,
                   due: float) -> DecisionRequest:

@@ -5,7 +5,7 @@ import { enterRoom, reconnect, send } from "./connection.js";
 import { builderAction, builderInput, chosenRule, refreshExplanation } from "./custom_rule.js";
 import { helperAction } from "./helper.js";
 import { loadLanguage, t } from "./i18n.js";
-import { PRESETS, SWITCHES } from "./presets.js";
+import { PRESETS, PRESET_ROOM, SWITCHES } from "./presets.js";
 import { replayAction, replayOpen } from "./replay.js";
 import { muted, setMuted } from "./sound.js";
 import { S, changed, legalMoves, sortedHand, tokenKey, typedCode } from "./state.js";
@@ -68,6 +68,7 @@ function collectSettings() {
     timer: Number(document.getElementById("timer").value),
     grace: Number(document.getElementById("grace").value),
     fill: document.getElementById("fill").value || null,
+    family: Boolean(document.getElementById("family-kind")?.checked),
     rules,
   };
 }
@@ -156,6 +157,9 @@ const SIMPLE = {
   preset: (target) => {
     const chosen = PRESETS[target.dataset.preset] ?? {};
     for (const key of SWITCHES) S.form[`rule-${key}`] = Boolean(chosen[key]);
+    const room = PRESET_ROOM[target.dataset.preset] ?? {};
+    S.form["family-kind"] = Boolean(room.family);
+    S.form.fill = room.fill ?? S.meta.default_bot_level;
   },
   mute: () => setMuted(!muted()),
   emotes: () => { S.showEmotes = !S.showEmotes; },

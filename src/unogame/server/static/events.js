@@ -37,26 +37,75 @@ function surprise(event, events) {
       return t("web.log.swap", { a: seatName(a), b: seatName(b) });
     }
     case "pass_hands": return t("web.surprise.pass_hands");
+    case "uno": return t("web.surprise.uno", { name });
     case "catch":
       S.hits.add(event.target);
       return event.target === S.seat ? t("web.toast.caught", { name }) : t("web.log.catch", { name, target: seatName(event.target) });
-    case "custom": return customText(event, events);
+    case "custom": {  // the rule in full is said and shown in the banner; the toast is short
+      const target = customTarget(event, events);
+      const short = target === null || target === undefined ? t("web.surprise.custom", { name })
+        : t("web.surprise.custom_on", { name, target: seatName(target) });
+      return { text: customText(event, events), short };
+    }
     default: return null;
   }
 }
 
 export function announce(events) {
-  const lines = events.map((event) => surprise(event, events)).filter(Boolean);
-  if (lines.length) toast(lines.join(" · "), true);  // all of them: each may hit this player
+  // A move a bot made for this player (the turn timer, or away) is said as such first: its
+  // own surprise ("Ann (you) reversed the direction!") would read as their own move.
+  const standIn = events.find((event) => event.type === "stand_in_move" && event.seat === S.seat && S.seat !== null);
+  const found = [];
+  for (const event of events) {
+    if (standIn && event.type === "play" && event.seat === S.seat) continue;
+    const line = surprise(event, events);
+    if (line) found.push(line);
+    // UNO said with the card: heard too (the page shouts it over the seat, warmth.js).
+    if (event.type === "play" && event.move?.endsWith(" uno")) found.push(t("web.surprise.uno", { name: seatName(event.seat) }));
+  }
+  if (standIn) found.unshift(standInText(events, standIn));
+  const lines = found.map((line) => line.text ?? line);
+  // All of them said at once (each may hit this player); shown one short line at a time.
+  if (lines.length) toast(lines.join(" · "), true, found.map((line) => line.short ?? line));
+}
+
+// "The timer played for you: Red Reverse" (the room has a turn timer and the seat is not
+// away), or "A bot played for you while you were away: …".
+export function standInText(events, standIn) {
+  const seat = standIn.seat;
+  const info = S.roomInfo?.seats?.[seat];
+  const timer = Boolean(S.roomInfo?.timer) && !info?.away;
+  const move = events.slice(events.indexOf(standIn) + 1).find((event) => event.seat === seat
+    && ["play", "draw", "pass", "challenge", "accept", "color"].includes(event.type));
+  return t(timer ? "web.stand_in.timer" : "web.stand_in.away", { move: standInMove(move) });
+}
+
+function standInMove(event) {
+  const color = (code) => t(`common.color.${code}`);
+  switch (event?.type) {
+    case "play": return event.card.startsWith("W") && event.color
+      ? t("web.stand_in.played_color", { card: cardName(event.card), color: color(event.color) })
+      : cardName(event.card);
+    case "draw": return t("web.stand_in.drew");
+    case "pass": return t("web.stand_in.kept");
+    case "challenge": return t("web.stand_in.challenged");
+    case "accept": return t("web.stand_in.accepted");
+    case "color": return t("web.stand_in.chose", { color: color(event.color) });
+    default: return t("web.stand_in.other");
+  }
 }
 
 // A Wild Customizable's effect in words (with its number), naming the player it hit.
-export function customText(event, events) {
-  const rule = announcedRule(event);
+function customTarget(event, events) {
   const list = events ?? S.log;
   const at = list.indexOf(event);
   const play = [...list.slice(0, at < 0 ? list.length : at)].reverse().find((e) => e.type === "play" && e.seat === event.seat);
-  const target = play ? parseMove(play.move).target : null;
+  return play ? parseMove(play.move).target : null;
+}
+
+export function customText(event, events) {
+  const rule = announcedRule(event);
+  const target = customTarget(event, events);
   const line = t("common.custom.played", { name: seatName(event.seat), rule });
   return target === null || target === undefined ? line : t("web.log.custom_target", { rule: line, name: seatName(target) });
 }

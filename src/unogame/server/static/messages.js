@@ -9,6 +9,7 @@ import { play as playSound, soundFor } from "./sound.js";
 import { S, changed, seatName, tokenKey } from "./state.js";
 import { onReplay, replayFailed } from "./replay.js";
 import { toast } from "./toast.js";
+import { warmUp } from "./warmth.js";
 import { moveRefusalText } from "./words.js";
 
 const EMOTES = ["hi", "nice", "wow", "oops", "hurry", "gg"];
@@ -53,6 +54,7 @@ export function onMessage(message) {
       S.game = message;
       setCountdowns(message);
       S.hits = new Set();
+      warmUp(message.events);  // before the redraw: where the cards start
       announce(message.events);
       const sound = soundFor(message.events, S.seat);
       if (sound) playSound(sound);

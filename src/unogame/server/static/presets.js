@@ -7,6 +7,14 @@ export const PRESETS = {
   party: { challenge: true, two_player_reverse_skips: true, stacking: true, seven_zero: true, jump_in: true },
 };
 
+// What a preset sets besides the rules: the family preset is kind to children (bots wait
+// before catching, the room's "family" setting) and fills free seats with easy bots.
+export const PRESET_ROOM = {
+  classic: { family: false, fill: null },
+  family: { family: true, fill: "easy" },
+  party: { family: false, fill: null },
+};
+
 export const SWITCHES = ["challenge", "stacking", "must_play_drawn", "seven_zero", "jump_in",
   "draw_until_playable", "two_player_reverse_skips"];
 

@@ -63,7 +63,10 @@ const BOT_MARK = "🤖 ";
 // A bot is known by its seat's kind (from the server), never by its name: a bot's name
 // carries the bot mark, and the server refuses people's names that read as a bot's.
 export function displayName(info) {
-  if (info.kind !== "bot") return info.name;
+  if (info.kind !== "bot") {  // a blank name the server numbered: in the reader's language
+    const player = /^Player ([0-9]+)$/.exec(info.name);
+    return player ? t("web.player_n", { number: player[1] }) : info.name;
+  }
   const numbered = /^Bot ([0-9]+)$/.exec(info.name);
   return BOT_MARK + (numbered ? t("web.bot_n", { number: numbered[1] }) : info.name);
 }

@@ -10,7 +10,7 @@ import { replayDialog, replayOpen } from "./replay.js";
 import { roundDialog, scoresDialog } from "./view_scores.js";
 import { dialogShell } from "./view_shell.js";
 import { mySeat } from "./view_table.js";
-import { activeRules, customSeatPurpose } from "./words.js";
+import { activeRules, customRuleText, customSeatPurpose } from "./words.js";
 
 const COLORS = ["R", "Y", "G", "B"];
 const cardSVG = (code) => raw(cardMarkup(code));
@@ -37,7 +37,11 @@ function playDialog(dialog) {
         <span class="muted">${t("web.cards_n", { count: Array.isArray(count) ? count.length : count })}</span></button>`;
     });
     const purpose = dialog.card === "WC" ? customSeatPurpose() : S.meta?.seat_purpose?.[dialog.card];
-    return dialogShell(t(purpose === "swap" ? "web.choose_swap" : "web.choose_player"), html`<div class="seat-grid">${buttons}</div>`);
+    // The custom card's dialog says what its rule does to the player chosen.
+    const title = purpose === "swap" ? t("web.choose_swap") : dialog.card === "WC" ? t("web.choose_custom_target")
+      : purpose === "draw" ? t("web.choose_draw_target") : t("web.choose_player");
+    const why = dialog.card === "WC" ? html`<p class="target-purpose" data-testid="target-purpose">${customRuleText()}</p>` : "";
+    return dialogShell(title, html`${why}<div class="seat-grid">${buttons}</div>`);
   }
   if (dialog.step === "gift") {
     const buttons = pick("gift").map((code) => html`<button class="card small gift-choice" data-pick="gift:${code}"
@@ -62,7 +66,7 @@ function challengeDialog(view, legal) {
 
 function revealDialog() {
   const event = S.reveal;
-  const cards = event.hand.map((code) => html`<li class="card small" role="img" aria-label="${cardName(code)}">${cardSVG(code)}</li>`);
+  const cards = event.hand.map((code) => html`<li class="card small"><span role="img" aria-label="${cardName(code)}">${cardSVG(code)}</span></li>`);
   return dialogShell(t("web.reveal_title", { name: seatName(event.by) }),
     html`<p>${event.guilty ? t("web.reveal_guilty", { name: seatName(event.by) }) : t("web.reveal_innocent", { name: seatName(event.by) })}</p>
      <ul class="reveal-hand">${cards}</ul>
@@ -105,7 +109,8 @@ function activeRulesView() {
 export function rulesDialog() {
   if (!S.showRules) return "";
   const sections = ["goal", "turn", "actions", "wild", "uno", "scoring", "house"];
-  const body = [activeRulesView(), sections.map((name) => html`<h3>${t(`rules.${name}.title`)}</h3><p>${t(`rules.${name}.text`)}</p>`)];
+  const body = [activeRulesView(), sections.map((name) => html`<h3>${t(`rules.${name}.title`)}</h3><p>${t(`rules.${name}.text`)}</p>`),
+    html`<h3>${t("web.keys.title")}</h3><p data-testid="keys-help">${t("web.keys.text")}</p>`];
   return html`<div class="overlay rules-overlay"><div class="dialog rules" role="dialog" aria-modal="true" aria-labelledby="rules-title">
     <h2 id="rules-title" tabindex="-1" autofocus>${t("rules.title")}</h2>${body}
     <button class="primary" data-action="close-rules">${t("web.close")}</button></div></div>`;

@@ -48,7 +48,7 @@ function handView(view, legal, me) {
   return html`<section class="hand-wrap ${S.hits.has(me) ? "hit" : ""}" aria-label="${t("web.your_hand", { count: hand.length })}">
     <div class="hand-head"><span>${t("web.your_hand", { count: hand.length })}</span>
       <span>${t("web.points", { points: view.scores[me] })}</span>
-      ${view.uno.includes(me) ? html`<span class="tag uno">UNO</span>` : ""}
+      ${view.uno.includes(me) && hand.length && view.winner === null ? html`<span class="tag uno">UNO</span>` : ""}
       <button class="ghost small sort" data-action="sort" data-focus="sort" aria-pressed="${String(sortedHand())}">${t("web.sort_hand")}</button></div>
     <ul class="hand ${hand.length > 6 ? "many" : ""} ${hand.length > 12 ? "lots" : ""}">${cards}</ul></section>`;
 }
@@ -57,7 +57,8 @@ function actionBar(view, legal) {
   const buttons = [];
   const unoAlone = legal.some((m) => m.kind === "uno");
   const unoWithPlay = legal.some((m) => m.kind === "play" && m.uno);
-  if (S.seat !== null && view.uno.includes(S.seat)) {
+  const holding = S.seat !== null && Array.isArray(view.hands[S.seat]) && view.hands[S.seat].length > 0;
+  if (S.seat !== null && view.uno.includes(S.seat) && holding && view.winner === null) {
     buttons.push(html`<button class="uno-btn said" data-action="uno-said" aria-pressed="true" disabled>${t("web.uno_said")}</button>`);
   } else if (unoAlone || unoWithPlay) {
     buttons.push(html`<button class="uno-btn ${S.unoArmed ? "armed" : ""}" data-action="uno" data-focus="uno"

@@ -47,7 +47,7 @@ export function homeScreen() {
             ${[10, 20, 30, 60, 120].map((s) => html`<option value="${s}" ${s === 20 ? "selected" : ""}>${t("web.timer_seconds", { seconds: s })}</option>`)}
           </select></label>
           <label class="field">${t("web.fill")}<select id="fill">
-            ${meta.bot_levels.map((level) => html`<option value="${level}" ${level === meta.default_bot_level ? "selected" : ""}>${t("web.fill_bots", { level: t(`common.level.${level}`) })}</option>`)}
+            ${meta.bot_levels.map((level) => html`<option value="${level}" ${level === (S.form.fill ?? meta.default_bot_level) ? "selected" : ""}>${t("web.fill_bots", { level: t(`common.level.${level}`) })}</option>`)}
             <option value="">${t("web.fill_empty")}</option>
           </select></label>
         </div>
@@ -58,7 +58,9 @@ export function homeScreen() {
           <button type="button" class="small" data-action="more-bots" data-focus="more-bots">+ ${t("web.add_bot")}</button>
         </fieldset>
         <fieldset><legend>${t("web.presets")}</legend><div class="presets">${presets}</div>
-          <p class="muted">${current ? t(`web.preset_help.${current}`) : t("web.preset_own")}</p></fieldset>
+          <p class="muted">${current ? t(`web.preset_help.${current}`) : t("web.preset_own")}</p>
+          <label class="check"><input type="checkbox" id="family-kind" ${S.form["family-kind"] ? "checked" : ""}>
+            ${t("web.family_kind", { seconds: meta.family_catch_grace ?? 3.5 })}</label></fieldset>
         <details id="house-rules" ${S.rulesOpen ? "open" : ""}><summary>${t("web.house_rules")}</summary>
           <div class="rules-form">
           ${SWITCHES.map((key) => html`<label class="check"><input type="checkbox" id="rule-${key}" ${rules[key] ? "checked" : ""}> ${t(`common.rule.${key}`)}</label>`)}

@@ -36,7 +36,7 @@ export function sharePanel() {
   return html`<section class="panel share">
       <h1>${(info.name)}</h1>
       <p class="code-label">${t("web.room_code")}</p>
-      <p class="big-code" data-testid="room-code">${spacedCode(info.room)}</p>
+      <div class="big-code" data-testid="room-code">${spacedCode(info.room)}</div>
       ${linkIsLocalOnly(link) ? unreachable()
         : html`<img class="qr" src="/api/qr.svg?data=${encodeURIComponent(link)}" alt="${t("web.qr_alt")}" width="164" height="164">`}
       <div class="row link-row"><input readonly value="${(link)}" aria-label="${t("web.invite_link")}" id="invite">
@@ -56,14 +56,16 @@ export function seatsPanel() {
     </li>`);
   const free = info.capacity - info.seats.length;
   const empty = Array.from({ length: free }, () => html`<li class="seat-row empty">${t("web.empty_seat")}</li>`);
+  const chosen = info.family ? "easy" : S.meta?.default_bot_level;  // a family room: easy bots
   const levels = (S.meta?.bot_levels ?? []).map((level) =>
-    html`<option value="${level}" ${level === S.meta.default_bot_level ? "selected" : ""}>${t(`common.level.${level}`)}</option>`);
+    html`<option value="${level}" ${level === chosen ? "selected" : ""}>${t(`common.level.${level}`)}</option>`);
   const rules = Object.entries(info.rules);
   return html`<section class="panel">
       <h2>${t("web.players", { count: info.seats.length, capacity: info.capacity })}</h2>
       <ul class="seats">${seats}${empty}</ul>${helperToggle()}
       ${info.spectators ? html`<p class="muted">${t("web.spectators", { count: info.spectators })}</p>` : ""}
       ${rules.length ? html`<p class="muted">${t("web.house_rules")}: ${rules.map(([k, v]) => ruleText(k, v)).join(" · ")}</p>` : ""}
+      ${info.family ? html`<p class="family-note" data-testid="family-note">${t("web.family_kind", { seconds: info.catch_grace })}</p>` : ""}
       <p class="muted">${info.fill ? t("web.lobby_fill", { level: t(`common.level.${info.fill}`) }) : t("web.lobby_no_fill")}
         ${t("web.lobby_grace", { seconds: info.grace ?? 20 })}</p>
       ${host ? html`<div class="row">

@@ -19,7 +19,7 @@ export function roundDialog() {
   if (event) {
     const rows = event.hands.map((hand, seat) => html`<tr${seat === event.winner ? raw(' class="winner"') : ""}>
       <th scope="row">${seatName(seat)}</th>
-      <td><ul class="tiny-hand">${hand.map((code) => html`<li role="img" aria-label="${cardName(code)}">${raw(cardMarkup(code))}</li>`)}</ul></td>
+      <td><ul class="tiny-hand">${hand.map((code) => html`<li><span role="img" aria-label="${cardName(code)}">${raw(cardMarkup(code))}</span></li>`)}</ul></td>
       <td class="num">${event.points[seat]}</td><td class="num">${event.scores[seat]}</td></tr>`);
     const gained = event.points.reduce((a, b) => a + b, 0);
     body.push(html`<p>${t("web.round_winner", { name: seatName(event.winner), points: gained })}</p>
@@ -31,7 +31,8 @@ export function roundDialog() {
     const ending = view.game_winner === null || view.game_winner === undefined
       ? html`<p class="match-winner">${t("web.match_no_winner")}</p>`  // the round cap (L1)
       : html`<p class="match-winner celebrate">${t("web.match_winner", { name: seatName(view.game_winner) })}</p>`;
-    body.push(html`${ending}${scoreTable()}${pastMatches()}`);
+    body.unshift(html`${ending}${standingsView()}`);  // who won, first: the round's details after
+    body.push(html`${scoreTable()}${pastMatches()}`);
     body.push(host ? html`<button class="primary big" data-action="rematch" autofocus>${t("web.rematch")}</button>`
       : html`<p class="muted">${t("web.wait_rematch")}</p>`);
   } else if (S.seat !== null) {
@@ -55,7 +56,18 @@ function scoreTable() {
 }
 
 export function scoresDialog() {
-  return dialogShell(t("web.scoreboard"), [scoreTable(), pastMatches()], "close", "scores-dialog");
+  return dialogShell(t("web.scoreboard"), [standingsView(), scoreTable(), pastMatches()], "close", "scores-dialog");
+}
+
+// Wins per player across the room's matches (the server keeps them with the room).
+function standingsView() {
+  const rows = S.roomInfo?.standings ?? [];
+  if (!rows.length) return "";
+  const items = rows.map((row) => {
+    const name = displayName({ kind: row.bot ? "bot" : "human", name: row.name });
+    return html`<li>${row.wins === 1 ? t("web.standings_win", { name }) : t("web.standings_wins", { name, count: row.wins })}</li>`;
+  });
+  return html`<h3 class="past-title">${t("web.standings")}</h3><ol class="standings" data-testid="standings">${items}</ol>`;
 }
 
 // The matches this room played before "Play again": their scoreboards stay.

@@ -37,17 +37,27 @@ function opponent(view, seat, place, catches, many) {
     data-key="op-${seat}" data-seat="${seat}" aria-label="${label}">
       <div class="op-name">${turn ? html`<span class="turn-mark" aria-hidden="true">▶</span>` : ""}<span class="nm">${seatName(seat)}</span>${S.bubbles.has(seat) ? html`<span class="emote-bubble">${S.bubbles.get(seat)}</span>` : ""}
         ${next ? html`<span class="tag next">${t("web.next")}</span>` : ""}
-        ${seatInfo?.kind === "bot" ? html`<span class="tag bot">${t("web.bot")}</span>` : ""}
-        ${seatInfo && !seatInfo.connected ? html`<span class="tag off">${t("web.offline")}</span>` : ""}
-        ${seatInfo?.away ? html`<span class="tag off">${t("web.away")}</span>` : ""}
-        ${seatInfo?.hidden && !seatInfo.away ? html`<span class="tag off" data-testid="seat-hidden">${t("web.seat_hidden")}</span>` : ""}
-        ${seatInfo && seatInfo.kind !== "bot" && (!seatInfo.connected || seatInfo.hidden) && !seatInfo.away && S.seat === info.host && view.winner === null
-          ? html`<button class="small" data-action="hand-to-bot" data-seat="${seat}" aria-label="${t("web.hand_to_bot_named", { name: seatName(seat) })}">${t("web.hand_to_bot")}</button>` : ""}</div>
+        ${seatInfo?.kind === "bot" ? html`<span class="tag bot">${t("web.bot")}</span>` : ""}</div>
+      ${opponentFlags(view, seat, seatInfo, info)}
       <div class="op-cards" aria-hidden="true">${backs}<span class="count">${count}</span></div>
       <div class="op-meta">${t("web.points", { points: view.scores[seat] })}
         ${view.uno.includes(seat) ? html`<span class="tag uno">UNO</span>` : ""}
         ${catches.has(seat) ? html`<button class="catch" data-move="catch ${seat}" data-focus="catch-${seat}">${t("common.move.catch")}</button>` : ""}</div>
     </li>`;
+}
+
+// Offline, away, a bot playing, and the host's "Let a bot play": a line of their own under
+// the name, so that on a narrow phone they never push the name out of its chip.
+function opponentFlags(view, seat, seatInfo, info) {
+  if (!seatInfo) return "";
+  const flags = [];
+  if (!seatInfo.connected) flags.push(html`<span class="tag off">${t("web.offline")}</span>`);
+  if (seatInfo.away) flags.push(html`<span class="tag off">${t("web.away")}</span>`);
+  if (seatInfo.hidden && !seatInfo.away) flags.push(html`<span class="tag off" data-testid="seat-hidden">${t("web.seat_hidden")}</span>`);
+  if (seatInfo.kind !== "bot" && (!seatInfo.connected || seatInfo.hidden) && !seatInfo.away && S.seat === info.host && view.winner === null) {
+    flags.push(html`<button class="small hand-to-bot" data-action="hand-to-bot" data-seat="${seat}" aria-label="${t("web.hand_to_bot_named", { name: seatName(seat) })}">${t("web.hand_to_bot")}</button>`);
+  }
+  return flags.length ? html`<div class="op-flags">${flags}</div>` : "";
 }
 
 function piles(view, legal) {
@@ -84,6 +94,7 @@ export function ring() {
   const opponents = playOrder(view.players, me, view.direction).map((seat) =>
     opponent(view, seat, placeOf(bySeat.indexOf(seat), bySeat.length), catches, many));
   return html`<div class="ring sides-${sidesFor(bySeat.length)} dir-${view.direction === -1 ? "ccw" : "cw"}">
+    <h1 class="sr-only">${t("web.table_heading", { room: S.roomInfo?.name ?? "" })}</h1>
     <ol class="opponents dir-${view.direction === -1 ? "ccw" : "cw"}" aria-label="${t("web.play_order")}">${opponents}</ol>
     ${piles(view, legal)}</div>`;
 }

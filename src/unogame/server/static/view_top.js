@@ -21,7 +21,7 @@ export function topBar() {
   const other = lang() === "th" ? "en" : "th";
   const connection = S.code && (!S.wsOpen || S.linkQuiet) ? html`<span class="offline" role="status">${t("web.reconnecting")}</span>` : "";
   return html`<header class="topbar">
-    <a class="logo" href="/" data-action="home" aria-label="${t("web.home")}">UNO</a>
+    <a class="logo" href="/" data-action="home" aria-label="UNO: ${t("web.home")}">UNO</a>
     ${S.code ? html`<span class="room-chip" aria-label="${t("web.room_code")}">${spacedCode(S.code)}</span>` : ""}
     ${connection}
     <span class="spacer"></span>
@@ -29,6 +29,6 @@ export function topBar() {
       aria-label="${muted() ? t("web.sound_off") : t("web.sound_on")}">${icon(muted() ? "mute" : "sound")}</button>` : ""}
     <button class="ghost" data-action="rules" data-focus="rules">${t("web.rules")}</button>
     <button class="ghost lang" data-action="lang" data-lang="${other}" data-focus="lang"
-      aria-label="${t("web.switch_language")}">${other === "th" ? "ไทย" : "English"}</button>
+      aria-label="${other === "th" ? "ไทย" : "English"}: ${t("web.switch_language")}">${other === "th" ? "ไทย" : "English"}</button>
   </header>`;
 }

@@ -44,6 +44,10 @@ export function activeRules() {
     if (value === true && has(`web.rule_help.${key}`)) lines.push([ruleText(key, value), t(`web.rule_help.${key}`)]);
   }
   if (rules.custom_rule && rules.custom_rule !== "none") lines.push([t("common.rule.custom_rule"), customRuleText()]);
+  if (S.roomInfo?.family) {  // kind to children: bots wait before catching (a room setting)
+    const seconds = S.roomInfo.catch_grace;
+    lines.push([t("web.family_short"), t("web.family_kind_help", { seconds })]);
+  }
   return lines;
 }
 
@@ -58,12 +62,13 @@ function refusalParam(name, value) {
   return String(value);
 }
 
-// With the children's helper on: in simple words, without the rule's number.
+// In the player's words, never ending in the rule's number ("(R4.2)" means nothing to a
+// family); with the children's helper on, in simple words.
 export function moveRefusalText(reason) {
   const key = refusalKey(reason.code);
   if (!has(key)) return reason.text;
   const params = simpleParams(reason, Object.fromEntries(Object.entries(reason.params ?? {}).map(([k, v]) => [k, refusalParam(k, v)])));
-  return reason.rule && !helperOn() ? `${t(key, params)} (${reason.rule})` : t(key, params);
+  return t(key, params);
 }
 
 // The update's refusal of a card comes without its English text and without the card
