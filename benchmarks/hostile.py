@@ -41,6 +41,11 @@ from typing import Any
 
 import websockets
 
+try:  # an update merged for its seat (issue 22); a tree from before sends it whole
+    from unogame.server.updates import read_message
+except ImportError:
+    read_message = json.loads
+
 HERE = Path(__file__).resolve().parent
 DEFAULT_SRC = HERE.parent / "src"
 
@@ -105,7 +110,7 @@ async def receive_until(ws: Any, kind: str, timeout: float) -> dict[str, Any]:
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
         remaining = deadline - asyncio.get_running_loop().time()
-        message = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, remaining)))
+        message = read_message(await asyncio.wait_for(ws.recv(), max(0.01, remaining)))
         if message.get("type") == kind or message.get("type") == "error":
             return message  # type: ignore[no-any-return]
 

@@ -51,6 +51,11 @@ import websockets
 from unogame.bots import make_bot
 from unogame.engine import Move
 
+try:  # an update merged for its seat (issue 22); a tree from before sends it whole
+    from unogame.server.updates import read_message
+except ImportError:
+    read_message = json.loads
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -109,7 +114,7 @@ class Player:
             if stats.measuring:
                 stats.payload_bytes += len(text) if isinstance(text, bytes) else \
                     len(text.encode())
-            message = json.loads(text)
+            message = read_message(text)
             kind = message["type"]
             if kind in ("update", "state"):
                 if message.get("view") is not None:

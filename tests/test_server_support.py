@@ -29,6 +29,7 @@ from unogame.server.commits import off_loop
 from unogame.server.flow import STAND_IN_PREFIX
 from unogame.server.rooms import Room
 from unogame.server.storage import ROUND_BOUNDARY, Storage
+from unogame.server.updates import read_message
 
 Message = dict[str, Any]
 Moves = list[tuple[int, str]]
@@ -336,7 +337,7 @@ class Client:
             async for text in self.ws:
                 assert isinstance(text, str)
                 self.raw.append(text)
-                message = json.loads(text)
+                message = read_message(text)  # an update as its seat reads it
                 self.arrived.append(time.monotonic())
                 self.messages.append(message)
                 if message.get("type") == "joined":

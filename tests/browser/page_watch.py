@@ -8,11 +8,11 @@ from those messages, the surprise lines the page owes its player, in the page's 
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from unogame import i18n
+from unogame.server.updates import read_message
 
 WATCH_SCRIPT = """
 (() => {
@@ -52,7 +52,7 @@ class Watched:
     def _socket(self, ws: Any) -> None:
         def received(payload: str | bytes) -> None:
             if isinstance(payload, str):
-                self.frames.append(json.loads(payload))
+                self.frames.append(read_message(payload))
         ws.on("framereceived", received)
 
     def lines(self) -> list[str]:

@@ -23,6 +23,7 @@ from websockets.sync.client import connect
 
 from unogame.engine import card_code, full_deck
 from unogame.server import Timing
+from unogame.server.updates import read_message
 
 pytestmark = needs_chromium
 
@@ -59,7 +60,7 @@ class SyncClient:
             if predicate(message):
                 return message
         while True:
-            message = json.loads(self.ws.recv(timeout=timeout))
+            message = read_message(self.ws.recv(timeout=timeout))
             self.messages.append(message)
             if predicate(message):
                 return message

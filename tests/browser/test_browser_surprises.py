@@ -22,6 +22,8 @@ from test_browser_play import pytestmark
 from test_server_support import ServerThread
 from websockets.sync.client import ClientConnection, connect
 
+from unogame.server.updates import read_message
+
 __all__ = ["pytestmark"]
 
 ANN_PHONE = {"width": 360, "height": 740}
@@ -45,7 +47,7 @@ class Scripted:
     def wait(self, predicate: Any, timeout: float = 15.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
-            message = json.loads(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+            message = read_message(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
             if message["type"] in ("state", "update"):
                 self.game = message
             if predicate(message):

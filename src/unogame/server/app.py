@@ -29,6 +29,9 @@ client -> server      meaning
                       first step, ``total`` steps; ``steps``: the deal, then each move's
                       ``by``, ``stand_in``, the asker's ``view`` after it and the
                       ``events`` as the asker saw them); a page is at most 64 KiB
+``why``               ``card`` of one's hand: answered by ``why`` (``card``, ``version``,
+                      ``refusal``: the engine's ``code``, ``rule``, ``params`` without the
+                      card itself, or null when the card can be played now)
 ``ping``              keeps a connection alive; ``beat``: true also promises one every 2 s
                       (the page): 15 s of silence then means a dead link (heartbeat.py)
 ``visibility``        ``hidden`` (true/false): the page went to the background or came
@@ -38,7 +41,11 @@ client -> server      meaning
 
 The server answers with ``joined`` (room, seat, token), ``room`` (seats, settings),
 ``state`` (the seat's view, legal moves, log, scoreboard), ``update`` (after each move:
-the events as the seat may see them and the new view), ``removed``, ``pong`` and
+one public part for the whole room, the events and the view as a spectator sees them,
+and for a seated player ``you``: its ``seat``, ``hand``, ``legal`` moves, the
+``pending`` decision where it sees more of it, and its private parts of the ``events``
+by index; ``updates.merge_update`` and ``static/update.js`` put them together),
+``removed``, ``pong`` and
 ``error`` (``code``, ``message``). An error changes nothing and keeps the connection.
 ``state`` and ``update`` also carry ``round``, ``ready`` (the seats that pressed "next
 round"), ``timer_left`` (seconds on the turn timer, or null) and ``next_round_left``
@@ -441,6 +448,9 @@ class Server:
                                     message.get("round"), message.get("page"), conn.replays,
                                     self.replays))
 
+    def on_why(self, conn: Connection, message: dict[str, Any]) -> None:
+        conn.send(self._room(conn).why_message(conn.seat, message.get("card")))
+
     def on_ping(self, conn: Connection, message: dict[str, Any]) -> None:
         if message.get("beat") is True:
             conn.beat = True
@@ -550,7 +560,7 @@ class SecurityHeaders:
 
 HANDLED = frozenset({"create", "join", "resume", "watch", "start", "add_bot", "remove", "move",
                      "next_round", "hand_to_bot", "rematch", "ping", "emote", "helper",
-                     "hint", "replay", "visibility", "unban"})
+                     "hint", "replay", "visibility", "unban", "why"})
 
 
 def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | None = None,

@@ -23,7 +23,8 @@ class Client(Protocol):
     def send_text(self, text: str) -> None: ...
 
 
-MessageFor = Callable[[int | None], dict[str, Any]]
+MessageFor = Callable[[int | None], dict[str, Any] | str]
+"""The message one seat may see (``None``: a spectator), or its text already encoded."""
 
 
 class Hub(ABC):
@@ -86,5 +87,6 @@ class LocalHub(Hub):
             seat = client.seat
             text = texts.get(seat)
             if text is None:
-                text = texts[seat] = encode(message_for(seat))
+                message = message_for(seat)
+                text = texts[seat] = message if isinstance(message, str) else encode(message)
             client.send_text(text)

@@ -30,7 +30,7 @@ from .admission import check_join, with_ban
 from .commits import Commits, off_loop, one_at_a_time
 from .flow import RoomGame
 from .flow import Timing as Timing
-from .hub import Client, Hub
+from .hub import Client, Hub, encode
 from .presence import RoomPresence
 from .retry import retry_stale
 from .seats import CODE_ALPHABET as CODE_ALPHABET
@@ -50,6 +50,7 @@ from .seats import (
     players_refusal,
 )
 from .storage import StaleError, Storage, StorageError
+from .updates import seat_part, with_part
 from .why import card_refusals, move_refusal
 
 log = logging.getLogger("unogame.server")
@@ -606,19 +607,18 @@ class Room(RoomPresence):
         current.sync()
         table = current.table
         playing = seat is not None and seat < table.players
-        view = table.view(seat if playing else None)
-        legal = [move.text for move in table.legal_moves(seat)] if playing else []
-        hand = view["hands"][seat] if playing and seat is not None else []
         return {
             "version": self.version, "status": self.status,
-            "view": view, "legal": legal,
-            "why": card_refusals(table.game, seat, hand, legal)
-            if playing and seat is not None and isinstance(hand, list) else {},
-            "results": table.results, "round": table.round,
-            "ready": sorted(table.ready),
-            "timer_left": _seconds(table.turn_remaining()),
-            "next_round_left": _seconds(table.next_round_remaining()),
+            "view": table.view(seat if playing else None),
+            "legal": [move.text for move in table.legal_moves(seat)] if playing else [],
+            **self._shared_part(table),
         }
+
+    def _shared_part(self, table: Table) -> dict[str, Any]:
+        return {"results": table.results, "round": table.round,
+                "ready": sorted(table.ready),
+                "timer_left": _seconds(table.turn_remaining()),
+                "next_round_left": _seconds(table.next_round_remaining())}
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
         """Everything a (re)joining client needs: its view, legal moves, log, scoreboard,
@@ -642,12 +642,43 @@ class Room(RoomPresence):
         self.hub.publish(self.code, self.state_message)
 
     def publish_update(self, events: list[Event]) -> None:
+        """One public update for the room, encoded once; a seated player's frame adds its
+        own small part (``updates.py``)."""
         self.last_active = time.monotonic()
-        def message_for(seat: int | None) -> dict[str, Any]:
-            return {"type": "update", **self._game_part(seat),
-                    "events": [event.for_seat(seat) for event in events]}
+        current = self.current
+        assert current is not None
+        current.sync()
+        table = current.table
+        view = table.view(None)
+        public_text = encode({"type": "update", "version": self.version,
+                              "status": self.status, "view": view, **self._shared_part(table),
+                              "events": [event.for_seat(None) for event in events]})
 
-        self.hub.publish(self.code, message_for)
+        def text_for(seat: int | None) -> str:
+            if seat is None or not 0 <= seat < table.players:
+                return public_text
+            legal = [move.text for move in table.legal_moves(seat)]
+            return with_part(public_text, seat_part(table.game, seat, legal, view["pending"],
+                                                    events))
+
+        self.hub.publish(self.code, text_for)
+
+    def why_message(self, seat: int | None, card: Any) -> dict[str, Any]:
+        """Why ``seat`` cannot play ``card`` of its hand now (the page asks when the card is
+        tapped): the engine's code, rule and parameters, or ``null`` when it can."""
+        current = self._running()
+        table = current.table
+        if seat is None or not 0 <= seat < table.players:
+            raise RoomError("not_seated", "spectators hold no cards")
+        if not isinstance(card, str) or len(card) > 8:
+            raise RoomError("bad_card", "card: a card code of your hand")
+        current.sync()
+        hand = table.view(seat)["hands"][seat]
+        if not isinstance(hand, list) or card not in hand:
+            raise RoomError("bad_card", "card: a card code of your hand")
+        legal = [move.text for move in table.legal_moves(seat)]
+        reason = card_refusals(table.game, seat, [card], legal).get(card)
+        return {"type": "why", "card": card, "version": self.version, "refusal": reason}
 
 
 def _seconds(value: float | None) -> float | None:

@@ -9,7 +9,8 @@ import { play as playSound, soundFor } from "./sound.js";
 import { S, changed, seatName, tokenKey } from "./state.js";
 import { onReplay, replayFailed } from "./replay.js";
 import { toast } from "./toast.js";
-import { moveRefusalText } from "./words.js";
+import { mergeUpdate } from "./update.js";
+import { moveRefusalText, whyText } from "./words.js";
 
 const EMOTES = ["hi", "nice", "wow", "oops", "hurry", "gg"];
 
@@ -49,6 +50,7 @@ export function onMessage(message) {
       break;
     }
     case "update": {
+      message = mergeUpdate(message);
       moveAnswered(message);
       S.game = message;
       setCountdowns(message);
@@ -69,6 +71,10 @@ export function onMessage(message) {
       toast(`${seatName(message.seat)}: ${t(`web.emote.${message.emote}`)}`);
       S.bubbles.set(message.seat, t(`web.emote.${message.emote}`));
       setTimeout(() => { S.bubbles.delete(message.seat); changed(); }, 3000);
+      break;
+    case "why":  // the reason asked for when a card that cannot be played was tapped
+      // (none: the position moved on and the card can be played now)
+      if (message.refusal) toast(whyText(message.card, message.refusal));
       break;
     case "hint":
       onHint(message);
