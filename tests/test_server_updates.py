@@ -31,9 +31,21 @@ def whole_update(room: Room, seat: int | None, events: list[Event]) -> dict[str,
 def test_each_seat_and_a_spectator_read_the_update_they_were_sent_whole() -> None:
     checked: list[int] = []
     differ: list[tuple[int | None, dict[str, Any], dict[str, Any]]] = []
+    sizes: list[int] = []
 
     def watch(room: Room) -> None:
-        deliver = room.publish_update
+        deliver, state = room.publish_update, room.publish_state
+        seats = (None, *range(len(room.seats)))
+        def sent(message: dict[str, Any]) -> dict[str, Any]:
+            return dict(json.loads(json.dumps(message)))  # a copy, as a client holds it
+
+        held = {seat: sent({"type": "state", **room._game_part(seat)}) for seat in seats}
+        """What each seat's client holds: the game part of its last state or update."""
+
+        def stating() -> None:
+            state()
+            held.update({seat: sent({"type": "state", **room._game_part(seat)})
+                         for seat in seats})
 
         def checking(events: list[Event]) -> None:
             texts: list[Callable[[int | None], Any]] = []
@@ -46,11 +58,13 @@ def test_each_seat_and_a_spectator_read_the_update_they_were_sent_whole() -> Non
             (text_for,) = texts
             public = text_for(None)
             assert isinstance(public, str) and '"you"' not in public
-            for seat in (None, *range(len(room.seats))):
+            sizes.append(len(public.encode()))
+            for seat in seats:
                 text = text_for(seat)
                 assert isinstance(text, str) and text.startswith(public[:-1])
-                merged = merge_update(json.loads(text))
-                whole = whole_update(room, seat, events)
+                merged = merge_update(json.loads(text), held[seat])
+                whole = sent(whole_update(room, seat, events))
+                held[seat] = sent(whole)
                 for key in COUNTDOWNS:  # read a moment apart
                     shown, now = merged.pop(key), whole.pop(key)
                     assert (shown is None) == (now is None) and abs((shown or 0) - (now or 0)) < 0.2
@@ -60,6 +74,7 @@ def test_each_seat_and_a_spectator_read_the_update_they_were_sent_whole() -> Non
             publish(room.code, text_for)
 
         room.publish_update = checking  # type: ignore[method-assign]
+        room.publish_state = stating  # type: ignore[method-assign]
 
     async def scenario(server: ServerThread) -> None:
         rules = {"stacking": True, "jump_in": True, "seven_zero": True}

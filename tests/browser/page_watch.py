@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from unogame import i18n
-from unogame.server.updates import read_message
+from unogame.server.updates import GameReader
 
 WATCH_SCRIPT = """
 (() => {
@@ -50,9 +50,11 @@ class Watched:
         page.on("websocket", self._socket)
 
     def _socket(self, ws: Any) -> None:
+        reader = GameReader()  # one per socket: each update read over the one before
+
         def received(payload: str | bytes) -> None:
             if isinstance(payload, str):
-                self.frames.append(read_message(payload))
+                self.frames.append(reader.read(payload))
         ws.on("framereceived", received)
 
     def lines(self) -> list[str]:

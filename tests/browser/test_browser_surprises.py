@@ -22,7 +22,7 @@ from test_browser_play import pytestmark
 from test_server_support import ServerThread
 from websockets.sync.client import ClientConnection, connect
 
-from unogame.server.updates import read_message
+from unogame.server.updates import GameReader
 
 __all__ = ["pytestmark"]
 
@@ -39,6 +39,7 @@ class Scripted:
         """Joins as ``name``, or resumes the seat of ``token`` (another device of its
         player)."""
         self.ws = ws
+        self.reader = GameReader()
         self.game: dict[str, Any] = {}
         ws.send(json.dumps({"type": "resume", "room": code, "token": token} if token
                            else {"type": "join", "room": code, "name": name}))
@@ -47,7 +48,7 @@ class Scripted:
     def wait(self, predicate: Any, timeout: float = 15.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
-            message = read_message(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+            message = self.reader.read(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
             if message["type"] in ("state", "update"):
                 self.game = message
             if predicate(message):

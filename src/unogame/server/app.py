@@ -41,10 +41,12 @@ client -> server      meaning
 
 The server answers with ``joined`` (room, seat, token), ``room`` (seats, settings),
 ``state`` (the seat's view, legal moves, log, scoreboard), ``update`` (after each move:
-one public part for the whole room, the events and the view as a spectator sees them,
-and for a seated player ``you``: its ``seat``, ``hand``, ``legal`` moves, the
-``pending`` decision where it sees more of it, and its private parts of the ``events``
-by index; ``updates.merge_update`` and ``static/update.js`` put them together),
+one public part for the whole room, what changed since the position the client holds
+(its ``state`` and the updates since: ``view`` fields, ``discard_add``, ``status``,
+``results``...), the events as a spectator sees them and the countdowns; for a seated
+player also ``you``: its ``seat``, ``hand``, ``legal`` moves, the ``pending`` decision
+where it sees more of it, and its private parts of the ``events`` by index;
+``updates.merge_update`` and ``static/update.js`` make the whole update of them),
 ``removed``, ``pong`` and
 ``error`` (``code``, ``message``). An error changes nothing and keeps the connection.
 ``state`` and ``update`` also carry ``round``, ``ready`` (the seats that pressed "next

@@ -50,7 +50,7 @@ from .seats import (
     players_refusal,
 )
 from .storage import StaleError, Storage, StorageError
-from .updates import seat_part, with_part
+from .updates import public_update, seat_part, with_part
 from .why import card_refusals, move_refusal
 
 log = logging.getLogger("unogame.server")
@@ -80,6 +80,8 @@ class Room(RoomPresence):
         self.current: RoomGame | None = None
         """The game being played (its table), from the first start on."""
         self._last_status = LOBBY
+        self._shown: dict[str, Any] | None = None
+        """The game part every client of the room holds (the last one published)."""
         self.spectators = 0
         self.last_active = time.monotonic()
         self.commits = Commits(after=self.schedule)
@@ -615,7 +617,8 @@ class Room(RoomPresence):
         }
 
     def _shared_part(self, table: Table) -> dict[str, Any]:
-        return {"results": table.results, "round": table.round,
+        return {"results": list(table.results), "round": table.round,  # a copy: the
+                # table appends to its own list, and the next update compares with this
                 "ready": sorted(table.ready),
                 "timer_left": _seconds(table.turn_remaining()),
                 "next_round_left": _seconds(table.next_round_remaining())}
@@ -639,27 +642,35 @@ class Room(RoomPresence):
         self.hub.publish(self.code, self.room_message)
 
     def publish_state(self) -> None:
+        table = self.table
+        self._shown = self._public_part(table) if table is not None else None
         self.hub.publish(self.code, self.state_message)
 
+    def _public_part(self, table: Table) -> dict[str, Any]:
+        """The game part as a spectator sees it: what every client of the room holds once
+        it is sent (the base of the next update)."""
+        return {"version": self.version, "status": self.status, "view": table.view(None),
+                **self._shared_part(table)}
+
     def publish_update(self, events: list[Event]) -> None:
-        """One public update for the room, encoded once; a seated player's frame adds its
-        own small part (``updates.py``)."""
+        """One public update for the room, encoded once: what changed since the position
+        every client holds; a seated player's frame adds its own small part
+        (``updates.py``)."""
         self.last_active = time.monotonic()
         current = self.current
         assert current is not None
         current.sync()
         table = current.table
-        view = table.view(None)
-        public_text = encode({"type": "update", "version": self.version,
-                              "status": self.status, "view": view, **self._shared_part(table),
-                              "events": [event.for_seat(None) for event in events]})
+        now = self._public_part(table)
+        public_text = encode(public_update(self._shown, now, events))
+        self._shown = now
+        pending = now["view"]["pending"]
 
         def text_for(seat: int | None) -> str:
             if seat is None or not 0 <= seat < table.players:
                 return public_text
             legal = [move.text for move in table.legal_moves(seat)]
-            return with_part(public_text, seat_part(table.game, seat, legal, view["pending"],
-                                                    events))
+            return with_part(public_text, seat_part(table.game, seat, legal, pending, events))
 
         self.hub.publish(self.code, text_for)
 

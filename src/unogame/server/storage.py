@@ -22,7 +22,7 @@ import os
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,10 @@ BUSY_MS = 500
 """How long a write waits for a lock held elsewhere before it fails (and is retried or
 refused). The server's writes run in its storage thread, never in its event loop
 (``commits.py``): a short lock is waited out, a long one is a clean ``not_saved``."""
+
+
+LogEntry = tuple[str, int, int, int, str]
+"""One move log entry to append: room code, game number, index, seat, move text."""
 
 
 class StorageError(Exception):
@@ -83,6 +87,19 @@ class Storage(ABC):
     @abstractmethod
     def append_move(self, code: str, game_no: int, index: int, seat: int, move: str) -> None:
         """Append entry ``index`` (0, 1, 2...) to a game's log; refuses a duplicate index."""
+
+    def append_moves(self, entries: Sequence[LogEntry]) -> list[Exception | None]:
+        """Append the entries of one turn of the server's loop (several rooms' moves): for
+        each, ``None`` once stored or the error that refused it (and stored nothing of it).
+        Here each on its own; a backend that can writes them in one commit."""
+        results: list[Exception | None] = []
+        for entry in entries:
+            try:
+                self.append_move(*entry)
+                results.append(None)
+            except Exception as error:  # this entry's own outcome, whatever raised it
+                results.append(error)
+        return results
 
     @abstractmethod
     def load_moves(self, code: str, game_no: int) -> list[tuple[int, str]]:
@@ -214,6 +231,30 @@ class SqliteStorage(Storage):
                 "INSERT INTO moves (room, game_no, idx, seat, move) VALUES (?, ?, ?, ?, ?)",
                 (code, game_no, index, seat, move),
             )
+
+    def append_moves(self, entries: Sequence[LogEntry]) -> list[Exception | None]:
+        """The entries in one transaction (one commit): all stored, or (locked, disk full)
+        none, each refused with the same error. An entry refused for itself (a duplicate
+        index) leaves the others to be written one by one."""
+        if len(entries) == 1:
+            return super().append_moves(entries)
+        try:
+            with _failures():
+                self._db.execute("BEGIN")
+            try:
+                for entry in entries:
+                    self.append_move(*entry)
+                with _failures():
+                    self._db.execute("COMMIT")
+            except StorageError:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+                raise
+        except StorageError as error:
+            if isinstance(error.__cause__, sqlite3.IntegrityError):
+                return super().append_moves(entries)
+            return [StorageError(str(error)) for _entry in entries]  # one each: raised apart
+        return [None] * len(entries)
 
     def load_moves(self, code: str, game_no: int) -> list[tuple[int, str]]:
         rows = self._db.execute(

@@ -50,7 +50,7 @@ export function onMessage(message) {
       break;
     }
     case "update": {
-      message = mergeUpdate(message);
+      message = mergeUpdate(message, S.game);
       moveAnswered(message);
       S.game = message;
       setCountdowns(message);
