@@ -105,7 +105,7 @@ class Player:
         self.started = asyncio.Event()
         self.refused = asyncio.Event()
         self.round_seen = -1
-        self.reader = GameReader()
+        self.game_reader = GameReader()
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(message))
@@ -117,7 +117,7 @@ class Player:
             if stats.measuring:
                 stats.payload_bytes += len(text) if isinstance(text, bytes) else \
                     len(text.encode())
-            message = self.reader.read(text)
+            message = self.game_reader.read(text)
             kind = message["type"]
             if kind in ("update", "state"):
                 if message.get("view") is not None:
