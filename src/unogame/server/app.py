@@ -494,14 +494,32 @@ class Server:
         conn = Connection(websocket, self.manager.limits)
         self.connections.add(conn)
         writer = conn.writer_task = asyncio.create_task(conn.writer())
+        # The writer ending (a client that does not read) stops a receive in progress: one
+        # task reads, with no task or wait made per message.
+        reading = asyncio.current_task()
+        receiving = False
+        stopped = False
+
+        def writer_ended(_: object) -> None:
+            nonlocal stopped
+            if receiving and reading is not None:
+                stopped = True
+                reading.cancel()
+
+        writer.add_done_callback(writer_ended)
         try:
             while not writer.done():
-                receiving = asyncio.ensure_future(websocket.receive())
-                await asyncio.wait((receiving, writer), return_when=asyncio.FIRST_COMPLETED)
-                if not receiving.done():  # the writer ended (a client that does not read)
-                    receiving.cancel()
+                receiving = True
+                try:
+                    message = await websocket.receive()
+                except asyncio.CancelledError:
+                    if not stopped:  # cancelled from outside (shutdown): not ours to keep
+                        raise
+                    if reading is not None:
+                        reading.uncancel()
                     break
-                message = receiving.result()
+                finally:
+                    receiving = False
                 if message["type"] == "websocket.disconnect" or conn.closing:
                     break
                 text = message.get("text")
