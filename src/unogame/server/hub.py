@@ -28,6 +28,9 @@ MessageFor = Callable[[int | None], dict[str, Any] | str]
 
 
 class Hub(ABC):
+    process: str | None = None
+    """This process's id among several sharing rooms (``None``: one process)."""
+
     @abstractmethod
     def attach(self, code: str, client: Client) -> None:
         """The client now receives the room's messages."""

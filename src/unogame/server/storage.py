@@ -26,6 +26,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from .limits import AddressAllowance, Allowance
+
 ROUND_BOUNDARY = "next_round"
 """The log entry (seat -1) that marks the deal of the next round."""
 
@@ -114,6 +116,11 @@ class Storage(ABC):
     def room_count(self) -> int:
         """Rooms stored (a shared backend counts every process's)."""
         return len(self.load_rooms())
+
+    def allowance(self, kind: str, burst: int, per_minute: float) -> Allowance:
+        """A per-address allowance of ``kind`` (rooms created, codes looked up): this
+        process's own; a shared backend's holds across every process."""
+        return AddressAllowance(burst, per_minute)
 
     @abstractmethod
     def close(self) -> None:
