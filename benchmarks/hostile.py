@@ -41,6 +41,13 @@ from typing import Any
 
 import websockets
 
+try:  # updates merged for their seat (issue 22)
+    from unogame.server.updates import GameReader
+except ImportError:  # a tree from before issue 22 sends each update whole
+    class GameReader:  # type: ignore[no-redef]
+        def read(self, text: str | bytes) -> dict[str, Any]:
+            return json.loads(text)  # type: ignore[no-any-return]
+
 HERE = Path(__file__).resolve().parent
 DEFAULT_SRC = HERE.parent / "src"
 
@@ -146,10 +153,11 @@ async def running_game(port: int, updates: list[float], stop: asyncio.Event) -> 
     await receive_until(ws, "state", 10)
     await ws.send(json.dumps({"type": "start"}))
     seat = 0
+    reader = GameReader()
     with contextlib.suppress(websockets.WebSocketException, TimeoutError, OSError):
         while not stop.is_set():
             try:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                message = reader.read(await asyncio.wait_for(ws.recv(), 1.0))
             except TimeoutError:
                 continue
             if message.get("type") not in ("state", "update") or message.get("view") is None:

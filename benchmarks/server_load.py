@@ -51,6 +51,13 @@ import websockets
 from unogame.bots import make_bot
 from unogame.engine import Move
 
+try:  # updates merged for their seat (issue 22)
+    from unogame.server.updates import GameReader
+except ImportError:  # a tree from before issue 22 sends each update whole
+    class GameReader:  # type: ignore[no-redef]
+        def read(self, text: str | bytes) -> dict[str, Any]:
+            return json.loads(text)  # type: ignore[no-any-return]
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -98,6 +105,7 @@ class Player:
         self.started = asyncio.Event()
         self.refused = asyncio.Event()
         self.round_seen = -1
+        self.game_reader = GameReader()
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(message))
@@ -109,7 +117,7 @@ class Player:
             if stats.measuring:
                 stats.payload_bytes += len(text) if isinstance(text, bytes) else \
                     len(text.encode())
-            message = json.loads(text)
+            message = self.game_reader.read(text)
             kind = message["type"]
             if kind in ("update", "state"):
                 if message.get("view") is not None:

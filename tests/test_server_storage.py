@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_support import ServerThread, autoplay, create_room, join, run
+from test_server_support import LOCKER, ServerThread, autoplay, create_room, join, run
 
+from unogame.server.commits import append_entry
 from unogame.server.hub import LocalHub
 from unogame.server.rooms import Room, Timing
 from unogame.server.storage import SqliteStorage, StorageError
@@ -59,3 +62,65 @@ def test_a_room_is_rebuilt_from_its_log(tmp_path: Path) -> None:
     assert (rebuilt.version, rebuilt.table.results, rebuilt.status) == (version, results, status)
     assert rebuilt.table.feed(0) == log
     assert [seat.name for seat in rebuilt.seats] == ["Host", "Bot 1", "Guest"]
+
+
+# ------------------------------------------------ one commit per loop turn (issue 22)
+
+
+class CountedStorage(SqliteStorage):
+    """A real SQLite file that counts its group writes (one commit each)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.groups: list[int] = []
+
+    def append_moves(self, entries: Any) -> list[Exception | None]:
+        self.groups.append(len(entries))
+        return super().append_moves(entries)
+
+
+def _append_together(store: SqliteStorage, entries: list[Any]) -> list[BaseException | None]:
+    """``entries`` appended from one turn of a loop (as three rooms' moves would be); what
+    each append raised."""
+    async def together() -> list[BaseException | None]:
+        outcomes = await asyncio.gather(*(append_entry(store, entry) for entry in entries),
+                                        return_exceptions=True)
+        return [outcome if isinstance(outcome, BaseException) else None
+                for outcome in outcomes]
+
+    return asyncio.run(together())
+
+
+def test_the_moves_of_one_loop_turn_are_one_commit(tmp_path: Path) -> None:
+    store = CountedStorage(tmp_path / "db.sqlite3")
+    entries = [(f"ROOM{n}", 1, 0, n, "draw") for n in range(3)]
+    assert _append_together(store, entries) == [None, None, None]
+    assert store.groups == [3]
+    assert [store.load_moves(f"ROOM{n}", 1) for n in range(3)] == [[(n, "draw")] for n in range(3)]
+    # one entry refused for itself (a duplicate index): the others are still stored
+    again = [("ROOM0", 1, 1, 0, "pass"), ("ROOM1", 1, 0, 1, "draw"), ("ROOM2", 1, 1, 2, "pass")]
+    outcomes = _append_together(store, again)
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], StorageError)
+    assert store.load_moves("ROOM0", 1) == [(0, "draw"), (0, "pass")]
+    assert store.load_moves("ROOM1", 1) == [(1, "draw")]
+
+
+def test_a_group_that_cannot_be_written_refuses_each_of_its_moves(tmp_path: Path) -> None:
+    """The file is locked by another process past the write's wait: every move of the
+    group is refused (not saved) and none of them is in the log, then or after the lock."""
+    db = tmp_path / "db.sqlite3"
+    store = CountedStorage(db)
+    locker = subprocess.Popen([sys.executable, "-c", LOCKER, str(db), "3"],
+                              stdout=subprocess.PIPE)
+    try:
+        assert locker.stdout is not None and locker.stdout.readline().strip() == b"locked"
+        entries = [(f"ROOM{n}", 1, 0, n, "draw") for n in range(3)]
+        outcomes = _append_together(store, entries)
+        assert store.groups == [3]
+        assert all(isinstance(outcome, StorageError) for outcome in outcomes), outcomes
+        assert len({id(outcome) for outcome in outcomes}) == 3  # each its own error
+    finally:
+        locker.wait(10)
+    assert [store.load_moves(f"ROOM{n}", 1) for n in range(3)] == [[], [], []]
+    assert _append_together(store, entries) == [None, None, None]  # the lock gone: stored

@@ -29,6 +29,7 @@ from unogame.server.commits import off_loop
 from unogame.server.flow import STAND_IN_PREFIX
 from unogame.server.rooms import Room
 from unogame.server.storage import ROUND_BOUNDARY, Storage
+from unogame.server.updates import GameReader
 
 Message = dict[str, Any]
 Moves = list[tuple[int, str]]
@@ -320,6 +321,7 @@ class Client:
         self.arrived: list[float] = []
         """When each message came (``time.monotonic``)."""
         self.raw: list[str] = []
+        self.reader = GameReader()
         self._new = asyncio.Event()
         self._reader = asyncio.create_task(self._read())
         self.seat: int | None = None
@@ -336,7 +338,7 @@ class Client:
             async for text in self.ws:
                 assert isinstance(text, str)
                 self.raw.append(text)
-                message = json.loads(text)
+                message = self.reader.read(text)  # an update as its seat reads it
                 self.arrived.append(time.monotonic())
                 self.messages.append(message)
                 if message.get("type") == "joined":

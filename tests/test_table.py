@@ -513,3 +513,38 @@ def test_a_removed_person_s_seat_becomes_a_bot_s_and_a_cancelled_request_is_aske
     assert isinstance(again, DecisionRequest) and again.seat == 0 and again is not step
     with pytest.raises(TableError):
         table.seat_to_bot(0, "easy")
+
+
+class CountedGame(Game):
+    """The engine's game, counting how often each seat's legal moves are worked out."""
+
+    asked: list[int]
+
+    def legal_moves(self, seat: int | None = None) -> list[Move]:
+        self.asked.append(self.turn if seat is None else seat)
+        return super().legal_moves(seat)
+
+
+def test_a_persons_move_is_checked_once_and_each_seats_moves_worked_out_once() -> None:
+    """Issue 22: a front end checks a move, stores it, plays it and sends every seat its
+    legal moves; the engine works out each seat's legal moves once per position (not once
+    in check(), again in play() and again in its own push())."""
+    game = CountedGame.new(3, Rules(), 11)
+    game.asked = []
+    table = Table([ANN, BEN, CAT], Rules(), 11, TableSettings(), game=game)
+    rng = random.Random(3)
+    for _ in range(30):
+        if table.status != PLAYING:
+            break
+        seat = table.game.turn
+        legal = table.legal_moves(seat)
+        game.asked.clear()
+        move = table.check(seat, rng.choice(legal).text)
+        table.play(seat, move)
+        for other in range(table.players):  # every seat's update
+            table.legal_moves(other)
+        table.next_step()
+        assert sorted(game.asked) == sorted(set(game.asked)), game.asked
+        assert set(game.asked) <= set(range(table.players))
+    with pytest.raises(TableError):  # a move not legal now is still refused
+        table.check(table.game.turn, "play W+4 R uno")

@@ -8,11 +8,11 @@ from those messages, the surprise lines the page owes its player, in the page's 
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from unogame import i18n
+from unogame.server.updates import GameReader
 
 WATCH_SCRIPT = """
 (() => {
@@ -50,9 +50,11 @@ class Watched:
         page.on("websocket", self._socket)
 
     def _socket(self, ws: Any) -> None:
+        reader = GameReader()  # one per socket: each update read over the one before
+
         def received(payload: str | bytes) -> None:
             if isinstance(payload, str):
-                self.frames.append(json.loads(payload))
+                self.frames.append(reader.read(payload))
         ws.on("framereceived", received)
 
     def lines(self) -> list[str]:

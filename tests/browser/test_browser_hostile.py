@@ -23,6 +23,7 @@ from websockets.sync.client import connect
 
 from unogame.engine import card_code, full_deck
 from unogame.server import Timing
+from unogame.server.updates import GameReader
 
 pytestmark = needs_chromium
 
@@ -49,6 +50,7 @@ class SyncClient:
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
+        self.reader = GameReader()
         self.messages: list[dict[str, Any]] = []
 
     def send(self, message: dict[str, Any]) -> None:
@@ -59,7 +61,7 @@ class SyncClient:
             if predicate(message):
                 return message
         while True:
-            message = json.loads(self.ws.recv(timeout=timeout))
+            message = self.reader.read(self.ws.recv(timeout=timeout))
             self.messages.append(message)
             if predicate(message):
                 return message

@@ -128,31 +128,33 @@ class Person:
         return {}
 
     def refuse(self) -> bool:
-        """Tap a card that cannot be played: the page must say why, in its language (the
-        reason of the position the page holds when the tap lands)."""
-        why = self.last_game().get("why") or {}
-        shown = set(self.page.evaluate(
+        """Tap a card that cannot be played: the page asks the server why (issue 22) and
+        must say it, in its language (the reason of the position the server holds when the
+        question lands)."""
+        if not self.last_game().get("view"):
+            return False
+        shown = list(self.page.evaluate(
             "()=>[...document.querySelectorAll('.hand button.card[aria-disabled=true]')]"
             ".map((b)=>b.dataset.card)"))
-        cards = [card for card in why if card in shown]
-        if not cards:
+        if not shown:
             return False
-        card = self.rng.choice(cards)
+        card = self.rng.choice(shown)
         lines, frames = len(self.watched.lines()), len(self.watched.frames)
         self.page.locator(f".hand button.card[data-card='{card}']").first.click(
             force=True, timeout=5_000)
         deadline = time.monotonic() + 10
         while True:
-            later = [m for m in self.watched.frames[frames:] if m.get("type") in GAME]
-            reasons = [why[card], *(m["why"][card] for m in later if card in m["why"])]
-            for line in self.watched.lines()[lines:]:
-                for reason in reasons:
+            answers = [m for m in self.watched.frames[frames:]
+                       if m.get("type") == "why" and m.get("card") == card]
+            if answers and answers[0]["refusal"] is None:
+                return True  # the card became playable meanwhile: nothing to say
+            if answers:
+                reason = answers[0]["refusal"]
+                for line in self.watched.lines()[lines:]:
                     if self.gives(line, reason):
                         self.explained(line, card, reason)
                         return True
-            if any(card not in m["why"] for m in later):
-                return True  # the card became playable meanwhile: the tap played it
-            assert time.monotonic() < deadline, ("no reason given", card, reasons,
+            assert time.monotonic() < deadline, ("no reason given", card, answers,
                                                  self.watched.lines()[lines:])
             self.page.wait_for_timeout(50)
 

@@ -22,6 +22,8 @@ from test_browser_play import pytestmark
 from test_server_support import ServerThread
 from websockets.sync.client import ClientConnection, connect
 
+from unogame.server.updates import GameReader
+
 __all__ = ["pytestmark"]
 
 ANN_PHONE = {"width": 360, "height": 740}
@@ -37,6 +39,7 @@ class Scripted:
         """Joins as ``name``, or resumes the seat of ``token`` (another device of its
         player)."""
         self.ws = ws
+        self.reader = GameReader()
         self.game: dict[str, Any] = {}
         ws.send(json.dumps({"type": "resume", "room": code, "token": token} if token
                            else {"type": "join", "room": code, "name": name}))
@@ -45,7 +48,7 @@ class Scripted:
     def wait(self, predicate: Any, timeout: float = 15.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
-            message = json.loads(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+            message = self.reader.read(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
             if message["type"] in ("state", "update"):
                 self.game = message
             if predicate(message):

@@ -297,7 +297,8 @@ class Game(MoveGeneration):
 
     # ----------------------------------------------------------------- moves and the record
 
-    def push(self, seat: int, move: Move | str, *, undo: bool = True) -> list[Event]:
+    def push(self, seat: int, move: Move | str, *, undo: bool = True,
+             checked: bool = False) -> list[Event]:
         """Apply ``seat``'s move if it is legal and return the events it caused.
 
         An illegal move raises :class:`IllegalMoveError` (the reason cites the rule) and
@@ -305,12 +306,14 @@ class Game(MoveGeneration):
         ``undo=False`` keeps no undo record (the position before the move, about 1.7 KiB;
         a table never takes a move back): :meth:`pop` then plays the round again from its
         start, as after :meth:`push_unchecked`. The move is in :meth:`record` either way.
+        ``checked=True``: the caller took ``move`` from :meth:`legal_moves` of this very
+        position (a table checks each move once), so it is not looked up again.
         """
         if isinstance(move, str):
             move = Move.parse(move)
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalMoveError(f"there is no seat {seat!r} in a {self.players}-player game")
-        if move not in self.legal_moves(seat):
+        if not checked and move not in self.legal_moves(seat):
             raise IllegalMoveError(self.explain_illegal(seat, move))
         events: list[Event] = []
         before = (len(self._history), self._snapshot()) if undo else None

@@ -78,6 +78,12 @@ def dump_view(game: GameState, seat: int | None) -> dict[str, Any]:
     return view
 
 
+def seat_pending(game: GameState, seat: int) -> dict[str, Any] | None:
+    """The pending decision as ``seat`` sees it (its ``view``'s ``pending``), without
+    dumping the rest of the position (the server sends it to each seat with every move)."""
+    return _dump_pending(game, seat)
+
+
 def _dump_pending(game: GameState, seat: int | None) -> dict[str, Any] | None:
     """``seat`` None: the full pending object; else what that seat may see of it (D7, D8)."""
     pending = game.pending

@@ -223,9 +223,10 @@ class NativeGame:
         codes = self._state.legal_moves(self.turn if seat is None else seat)
         return [Move.from_code(code) for code in codes]
 
-    def push(self, seat: int, move: Move | str, *, undo: bool = True) -> list[Event]:
+    def push(self, seat: int, move: Move | str, *, undo: bool = True,
+             checked: bool = False) -> list[Event]:
         """Apply a legal move and return its events (as ``Game.push``; the compiled core
-        keeps no undo record either way)."""
+        keeps no undo record either way, and checks the move itself, ``checked`` or not)."""
         if isinstance(move, str):
             move = Move.parse(move)
         if not isinstance(seat, int) or not 0 <= seat < self.players:

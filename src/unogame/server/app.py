@@ -1,52 +1,10 @@
 """The ASGI app: static pages, a small JSON API and the WebSocket protocol.
 
-Protocol (JSON text frames; every client message is an object with a ``type``):
-
-====================  =================================================================
-client -> server      meaning
-====================  =================================================================
-``create``            ``settings`` (name, seats, rules, timer), ``name``, ``bots`` (levels)
-``join``              ``room``, ``name``: take a free seat in the lobby
-``resume``            ``room``, ``token``: back into one's seat (reload, phone slept)
-``watch``             ``room``: a spectator (sees no hand)
-``start``             host: deal the first round
-``add_bot``           host, lobby: ``level``
-``remove``            host: ``seat`` (a bot plays on in a started game)
-``move``              ``move`` in the notation, ``version`` of the position it was made on
-``next_round``        ``version``: "next round" pressed on the scoreboard (the table deals
-                      once every connected person has, or its countdown ran out)
-``hand_to_bot``       host, in a game: ``seat`` of a disconnected player, played by a bot
-                      until they come back
-``rematch``           host, after the match
-``unban``             host: the people removed from the room may join again (``room``
-                      says ``removed``: how many addresses are kept out)
-``helper``            ``on`` (true/false): the children's helper for one's own seat
-                      (stored with the seats); the room message says ``helper`` for it
-``hint``              helper on: a suggested move; answered by ``hint`` (``version``,
-                      ``move``: a legal move's text or null), one per 3 s
-``replay``            ``game_no``, ``round``, ``page`` (0 first): a finished round, answered
-                      by ``replay`` page by page (``pages``, ``first``: the number of its
-                      first step, ``total`` steps; ``steps``: the deal, then each move's
-                      ``by``, ``stand_in``, the asker's ``view`` after it and the
-                      ``events`` as the asker saw them); a page is at most 64 KiB
-``ping``              keeps a connection alive; ``beat``: true also promises one every 2 s
-                      (the page): 15 s of silence then means a dead link (heartbeat.py)
-``visibility``        ``hidden`` (true/false): the page went to the background or came
-                      back (a seat whose pages are all hidden is ``hidden`` in ``room``;
-                      on its turn that counts like gone: a stand-in after the grace)
-====================  =================================================================
-
-The server answers with ``joined`` (room, seat, token), ``room`` (seats, settings),
-``state`` (the seat's view, legal moves, log, scoreboard), ``update`` (after each move:
-the events as the seat may see them and the new view), ``removed``, ``pong`` and
-``error`` (``code``, ``message``). An error changes nothing and keeps the connection.
-``state`` and ``update`` also carry ``round``, ``ready`` (the seats that pressed "next
-round"), ``timer_left`` (seconds on the turn timer, or null) and ``next_round_left``
-(seconds before the next round is dealt anyway, or null). A move a bot made for a person
-comes with a ``stand_in_move`` event first ("bot played for NAME"). A move is applied only
-on the ``version`` it was made on, so a move sent again after a reconnect is applied once
-or answered ``stale``, never twice; ``state`` tells the seat its ``last_move`` (``version``,
-``move``) so that a page can tell which.
+The protocol (its message types, their fields, the error codes) is declared once in
+``protocol.py``, which ``docs/protocol.md`` prints; the server dispatches only the client
+types declared there (``handle_text``), each handler checking its own fields. The limits
+on message size, message rate and seats per connection are here; every string of a message
+must be valid Unicode.
 """
 
 from __future__ import annotations
@@ -56,7 +14,6 @@ import contextlib
 import inspect
 import json
 import logging
-import secrets
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -69,140 +26,38 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import i18n
-from .admission import WebSocketCount, admitted, client_address, seat_mark
+from .admission import WebSocketCount, admitted, seat_mark
 from .assets import REVALIDATE, Assets, Body
-from .cluster import Cluster
+from .clients import Connection, valid_text
+from .cluster import backends, join_cluster
 from .commits import close_storage, off_loop
-from .emotes import EMOTES, EmoteAllowance
+from .emotes import EMOTES
+from .headers import SecurityHeaders
 from .heartbeat import Heard, sweep_silent
-from .helper import HINT_GAP, REPLAY_GAP, Gap, hint, replay
-from .hub import Hub, LocalHub, encode
-from .limits import AddressAllowance
+from .helper import hint, replay
+from .limits import Allowance
 from .log_limits import LogLimiter
 from .manager import Limits, RoomManager, meta
-from .names import is_text
-from .outbox import Outbox
+from .protocol import CLIENT_TYPES
 from .pwa import manifest, service_worker
 from .qr import QrBusy, QrCodes
-from .redis_hub import RedisHub
-from .redis_store import RedisStorage, SharedAllowance
 from .replay_pages import ReplayPages
 from .rooms import Room, Timing
 from .seats import RoomError
-from .storage import SqliteStorage, Storage, StorageError
+from .storage import Storage, StorageError
 
 log = logging.getLogger("unogame.server")
 
 STATIC_DIR = Path(str(resources.files("unogame.server") / "static"))
 ROOM_GONE = "this room no longer exists (the server lost it); start or join another room"
-TOKEN_LOOKUP_GAP = 1.0
-"""A connection whose address spent its lookups may still resume with a seat token once a
-second: another client behind the same address cannot keep a player out of their seat."""
-
-
-class Connection:
-    """One WebSocket client: its seat, its outbox and its message-rate allowance."""
-
-    def __init__(self, websocket: WebSocket, limits: Limits) -> None:
-        self.websocket = websocket
-        self.address = client_address(websocket.client.host if websocket.client else None)
-        """The key of its per-address limits (IPv6: the /64; behind a proxy: forwarded)."""
-        self.seats_taken: set[str] = set()
-        """Rooms this connection took a seat in (one per room, a few in all)."""
-        self.seat: int | None = None
-        self.room: Room | None = None
-        self.outbox = Outbox()
-        self.limits = limits
-        self.allowance = float(limits.message_burst)
-        self.last = time.monotonic()
-        self.overflowed = False
-        self.writer_task: asyncio.Task[None] | None = None
-        self.closing = False
-        self.beat = False
-        """It pings every few seconds (the page): silence means a dead link."""
-        self.hidden = False
-        """Its page is hidden (the phone is in the background)."""
-        self.heard = time.monotonic()
-        self.emotes = EmoteAllowance()
-        self.hints = Gap(HINT_GAP)
-        self.replays = Gap(REPLAY_GAP)
-        self.token_lookups = Gap(TOKEN_LOOKUP_GAP)
-        """Room lookups with a seat token when the address's allowance is spent."""
-
-    def send_text(self, text: str) -> None:
-        if not self.outbox.put(text):  # a client that does not read is dropped, not waited for
-            self.overflowed = True
-            self.outbox.close()  # emptied already; nothing more is kept for it
-            log.info("connection %s: more than %d bytes waiting to be sent; dropping it",
-                     self.address, self.outbox.max_bytes)
-            if self.writer_task is not None:  # it may wait on a socket that takes nothing
-                self.writer_task.cancel()
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.send_text(encode(message))
-
-    def error(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
-        self.send({"type": "error", "code": code, "message": message, **(details or {})})
-
-    def rate_ok(self) -> bool:
-        now = time.monotonic()
-        self.allowance = min(float(self.limits.message_burst),
-                             self.allowance + (now - self.last) * self.limits.messages_per_second)
-        self.last = now
-        if self.allowance < 1.0:
-            return False
-        self.allowance -= 1.0
-        return True
-
-    def close(self) -> None:
-        """End this connection soon (its writer closes the socket)."""
-        self.closing = True
-        self.outbox.close()
-
-    async def writer(self) -> None:
-        while True:
-            text = await self.outbox.get()
-            if text is None or self.overflowed:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self.websocket.close(1008 if self.overflowed
-                                                                else 1000), 1.0)
-                return
-            try:
-                await self.websocket.send_text(text)
-            except Exception as error:  # gone mid-send: this connection ends, nothing else
-                log.info("connection %s: send failed (%s); closing it", self.address,
-                         type(error).__name__)
-                with contextlib.suppress(Exception):
-                    await self.websocket.close(1011)
-                return
-
-
-def valid_text(message: Any) -> bool:
-    """Every string of a decoded message (keys too) is valid Unicode (no lone surrogate)."""
-    stack = [message]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, str):
-            if not is_text(value):
-                return False
-        elif isinstance(value, dict):
-            stack.extend(value.keys())
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-    return True
-
-
-Allowance = AddressAllowance | SharedAllowance
 
 
 async def allowed(allowance: Allowance, address: str) -> bool:
     """One request of ``address``'s allowance (a shared one is asked off the loop)."""
-    if isinstance(allowance, SharedAllowance):
+    if allowance.remote:
         return await off_loop(allowance.take, address)
     return allowance.take(address)
 
@@ -220,13 +75,9 @@ class Server:
 
     def __post_init__(self) -> None:
         limits = self.manager.limits
-        storage = self.manager.storage
-        if isinstance(storage, RedisStorage):  # several processes: one allowance for all
-            self.creations = SharedAllowance(storage, "create", *limits.rooms_per_address)
-            self.lookups = SharedAllowance(storage, "lookup", *limits.lookups_per_address)
-        else:
-            self.creations = AddressAllowance(*limits.rooms_per_address)
-            self.lookups = AddressAllowance(*limits.lookups_per_address)
+        storage = self.manager.storage  # several processes: one allowance for all
+        self.creations = storage.allowance("create", *limits.rooms_per_address)
+        self.lookups = storage.allowance("lookup", *limits.lookups_per_address)
         self.websocket_count = WebSocketCount(limits.websockets_per_address)
         self.manager.on_gone = self.room_gone
 
@@ -255,7 +106,7 @@ class Server:
             conn.error("bad_text", "text must be valid Unicode (no lone surrogates)")
             return
         handler = getattr(self, "on_" + message["type"], None)
-        if handler is None or message["type"] not in HANDLED:
+        if handler is None or message["type"] not in CLIENT_TYPES:
             conn.error("unknown_type", f"unknown message type {message['type'][:40]!r}")
             return
         try:
@@ -334,7 +185,7 @@ class Server:
         self.manager.hub.attach(room.code, conn)
         conn.hidden = False  # a page says again if it is hidden, after joined
         joined = {"type": "joined", "room": room.code, "seat": seat, "token": token}
-        if isinstance(self.manager.hub, RedisHub):  # which process (a proxy picks one)
+        if self.manager.hub.process is not None:  # which process (a proxy picks one)
             joined["server"] = self.manager.hub.process
         conn.send(joined)
         room.connected(seat)
@@ -442,6 +293,9 @@ class Server:
                                     message.get("round"), message.get("page"), conn.replays,
                                     self.replays))
 
+    def on_why(self, conn: Connection, message: dict[str, Any]) -> None:
+        conn.send(self._room(conn).why_message(conn.seat, message.get("card")))
+
     def on_ping(self, conn: Connection, message: dict[str, Any]) -> None:
         if message.get("beat") is True:
             conn.beat = True
@@ -483,14 +337,32 @@ class Server:
         conn = Connection(websocket, self.manager.limits)
         self.connections.add(conn)
         writer = conn.writer_task = asyncio.create_task(conn.writer())
+        # The writer ending (a client that does not read) stops a receive in progress: one
+        # task reads, with no task or wait made per message.
+        reading = asyncio.current_task()
+        receiving = False
+        stopped = False
+
+        def writer_ended(_: object) -> None:
+            nonlocal stopped
+            if receiving and reading is not None:
+                stopped = True
+                reading.cancel()
+
+        writer.add_done_callback(writer_ended)
         try:
             while not writer.done():
-                receiving = asyncio.ensure_future(websocket.receive())
-                await asyncio.wait((receiving, writer), return_when=asyncio.FIRST_COMPLETED)
-                if not receiving.done():  # the writer ended (a client that does not read)
-                    receiving.cancel()
+                receiving = True
+                try:
+                    message = await websocket.receive()
+                except asyncio.CancelledError:
+                    if not stopped:  # cancelled from outside (shutdown): not ours to keep
+                        raise
+                    if reading is not None:
+                        reading.uncancel()
                     break
-                message = receiving.result()
+                finally:
+                    receiving = False
                 if message["type"] == "websocket.disconnect" or conn.closing:
                     break
                 text = message.get("text")
@@ -516,44 +388,6 @@ class Server:
                     await asyncio.wait_for(websocket.close(1008), 1.0)
 
 
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; "
-    "frame-ancestors 'none'; form-action 'self'; img-src 'self' data:; style-src 'self'; "
-    "connect-src 'self'"
-)
-"""No inline or foreign script (nor inline style) runs, even if markup were ever injected."""
-SECURITY_HEADERS = [
-    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-]
-
-
-class SecurityHeaders:
-    """Adds the security headers to every HTTP response (pages, API, static files)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
-HANDLED = frozenset({"create", "join", "resume", "watch", "start", "add_bot", "remove", "move",
-                     "next_round", "hand_to_bot", "rematch", "ping", "emote", "helper",
-                     "hint", "replay", "visibility", "unban"})
-
-
 def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | None = None,
                limits: Limits | None = None, lan_url: str | None = None,
                lan_problem: str | None = None,
@@ -569,18 +403,9 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
     ``lease_seconds``: how long a process that stopped renewing still drives its rooms.
     ``allowed_origins``: pages of other origins whose WebSockets are accepted (``*``: any).
     """
-    cluster: Cluster | None = None
-    if redis_url is not None:
-        process = secrets.token_hex(6)
-        storage = RedisStorage(redis_url, process)
-        hub: Hub = RedisHub(redis_url, process, lease_seconds)
-    else:
-        if storage is None or isinstance(storage, (str, Path)):
-            storage = SqliteStorage(storage or ":memory:")
-        hub = LocalHub()
-    manager = RoomManager(storage, hub, timing or Timing(), limits or Limits())
-    if isinstance(hub, RedisHub) and isinstance(storage, RedisStorage):
-        cluster = Cluster(manager, hub, storage)
+    backend, hub = backends(storage, redis_url, lease_seconds)
+    manager = RoomManager(backend, hub, timing or Timing(), limits or Limits())
+    cluster = join_cluster(manager)  # None: one process, the cluster of one
     manager.load()
     server = Server(manager, allowed_origins)
     log_limiter = LogLimiter()

@@ -15,21 +15,45 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import secrets
+from pathlib import Path
 from typing import Any
 
 from ..table import TableError
 from .commits import off_loop
 from .flow import RETRY_SECONDS
+from .hub import Hub, LocalHub
 from .manager import RoomManager
 from .redis_hub import RedisHub
 from .redis_store import RedisStorage
 from .rooms import Room
-from .storage import StorageError
+from .storage import SqliteStorage, Storage, StorageError
 
 log = logging.getLogger("unogame.server")
 
 RECONNECTING = {"type": "error", "code": "reconnecting",
                 "message": "the game's database is out of reach; reconnecting"}
+
+
+def backends(storage: Storage | str | Path | None, redis_url: str | None,
+             lease_seconds: float) -> tuple[Storage, Hub]:
+    """The storage and hub of this process: rooms in Redis shared with every process
+    started with ``redis_url``, or (one process) in ``storage`` (a SQLite path, a Storage,
+    ``:memory:`` by default) with local delivery."""
+    if redis_url is not None:
+        process = secrets.token_hex(6)
+        return RedisStorage(redis_url, process), RedisHub(redis_url, process, lease_seconds)
+    if storage is None or isinstance(storage, (str, Path)):
+        storage = SqliteStorage(storage or ":memory:")
+    return storage, LocalHub()
+
+
+def join_cluster(manager: RoomManager) -> Cluster | None:
+    """The cluster this process keeps in step with (``None``: one process, nobody else
+    to hear)."""
+    if isinstance(manager.hub, RedisHub) and isinstance(manager.storage, RedisStorage):
+        return Cluster(manager, manager.hub, manager.storage)
+    return None
 
 
 class Cluster:
@@ -215,4 +239,4 @@ def _quiet(task: asyncio.Future[Any]) -> None:
         log.info("reading presence failed: %s", task.exception())
 
 
-__all__ = ["RECONNECTING", "Cluster"]
+__all__ = ["RECONNECTING", "Cluster", "backends", "join_cluster"]

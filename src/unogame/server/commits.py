@@ -6,6 +6,12 @@ call through :func:`off_loop`, which runs it in :data:`STORAGE_THREAD` (one thre
 calls keep the order they were made in) while the event loop goes on serving every other
 room and every ping.
 
+A move log entry is appended through :func:`append_entry`: the entries asked in one turn of
+the event loop (every room's) go to the storage thread together and are written in one
+commit (:meth:`~.storage.Storage.append_moves`), one thread hop per group, not per move; a
+group that cannot be written refuses each of its moves (nothing of them is stored, so
+nothing of them happens).
+
 A room's changes go through its :class:`Commits`: each change (check, store, apply, tell)
 runs alone, so a message that arrives while a write is in flight is checked against the
 position that write leaves (a move made for the old version is ``stale``). People's
@@ -24,7 +30,7 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Concatenate, Final, ParamSpec, Protocol, TypeVar
 
-from .storage import Storage, StorageError
+from .storage import LogEntry, Storage, StorageError
 
 log = logging.getLogger("unogame.server")
 
@@ -52,6 +58,62 @@ async def off_loop(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T
         return call(*args, **kwargs)
 
     return await asyncio.get_running_loop().run_in_executor(STORAGE_THREAD, run)
+
+
+class _LogWrites:
+    """The log entries asked in this turn of the loop, for one storage, and their waiters."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.entries: list[LogEntry] = []
+        self.waiters: list[asyncio.Future[None]] = []
+        self.asked = time.monotonic()
+
+
+_pending: dict[int, _LogWrites] = {}
+"""Per storage (by id), the group of this loop turn not yet handed to the storage thread."""
+
+
+async def append_entry(storage: Storage, entry: LogEntry) -> None:
+    """Append one move log entry, together with the others asked in this turn of the loop
+    (one commit, one hop to the storage thread); raises what refused it (``StorageError``:
+    nothing of it was stored)."""
+    loop = asyncio.get_running_loop()
+    group = _pending.get(id(storage))
+    if group is None:
+        group = _pending[id(storage)] = _LogWrites(storage)
+        loop.call_soon(_write_group, group)  # after every callback of this turn
+    waiter: asyncio.Future[None] = loop.create_future()
+    group.entries.append(entry)
+    group.waiters.append(waiter)
+    await waiter
+
+
+def _write_group(group: _LogWrites) -> None:
+    if _pending.get(id(group.storage)) is group:
+        del _pending[id(group.storage)]
+
+    def run() -> list[Exception | None]:
+        if time.monotonic() - group.asked > START_WITHIN:
+            busy = f"storage busy: the write did not start within {START_WITHIN:g} s"
+            return [StorageError(busy) for _entry in group.entries]
+        return group.storage.append_moves(group.entries)
+
+    def written(job: asyncio.Future[list[Exception | None]]) -> None:
+        try:
+            results: list[BaseException | None] = list(job.result())
+        except Exception as error:  # the backend failed otherwise: nothing is taken as stored
+            results = [StorageError(f"{type(error).__name__}: {error}")
+                       for _waiter in group.waiters]
+        for waiter, result in zip(group.waiters, results, strict=True):
+            if waiter.done():
+                continue
+            if result is None:
+                waiter.set_result(None)
+            else:
+                waiter.set_exception(result)
+
+    asyncio.get_running_loop().run_in_executor(STORAGE_THREAD, run).add_done_callback(written)
 
 
 async def close_storage(storage: Storage) -> None:
@@ -121,5 +183,6 @@ def _log_failure(task: asyncio.Task[None]) -> None:
         log.error("a room's change failed", exc_info=task.exception())
 
 
-__all__ = ["START_WITHIN", "STORAGE_THREAD", "Commits", "close_storage", "off_loop",
+__all__ = ["START_WITHIN", "STORAGE_THREAD", "Commits", "append_entry", "close_storage",
+           "off_loop",
            "one_at_a_time"]

@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from ..engine import Event, Move
 from ..table import BotPlay, DecisionRequest, NextRound, Table, TableError
-from .commits import Commits, off_loop
+from .commits import Commits, append_entry
 from .storage import ROUND_BOUNDARY, Storage
 
 log = logging.getLogger("unogame.server")
@@ -135,8 +135,8 @@ class RoomGame:
         position being left is taken meanwhile)."""
         self._cancel_timers()
         try:
-            await off_loop(self.storage.append_move, self.code, self.game_no,
-                           self.table.version, seat, text)
+            await append_entry(self.storage, (self.code, self.game_no, self.table.version,
+                                              seat, text))
         finally:
             self.sync()
 

@@ -23,10 +23,14 @@ class Client(Protocol):
     def send_text(self, text: str) -> None: ...
 
 
-MessageFor = Callable[[int | None], dict[str, Any]]
+MessageFor = Callable[[int | None], dict[str, Any] | str]
+"""The message one seat may see (``None``: a spectator), or its text already encoded."""
 
 
 class Hub(ABC):
+    process: str | None = None
+    """This process's id among several sharing rooms (``None``: one process)."""
+
     @abstractmethod
     def attach(self, code: str, client: Client) -> None:
         """The client now receives the room's messages."""
@@ -86,5 +90,6 @@ class LocalHub(Hub):
             seat = client.seat
             text = texts.get(seat)
             if text is None:
-                text = texts[seat] = encode(message_for(seat))
+                message = message_for(seat)
+                text = texts[seat] = message if isinstance(message, str) else encode(message)
             client.send_text(text)

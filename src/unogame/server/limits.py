@@ -22,6 +22,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 
 @dataclass
@@ -30,8 +31,20 @@ class _Bucket:
     last: float
 
 
+class Allowance(Protocol):
+    """A per-address allowance: this process's own (:class:`AddressAllowance`) or one
+    shared by every process (``redis_store.SharedAllowance``: ``remote``, asked off the
+    loop)."""
+
+    remote: bool
+
+    def take(self, address: str) -> bool: ...
+
+
 class AddressAllowance:
     """A token bucket per client address, with a bounded number of addresses."""
+
+    remote = False
 
     def __init__(self, burst: int, per_minute: float, *, max_addresses: int = 10_000,
                  clock: Callable[[], float] = time.monotonic) -> None:

@@ -99,7 +99,7 @@ class RedisHub(LocalHub):
             raise RuntimeError("the Redis backend needs the redis package: "
                                "pip install 'unogame[redis]'")
         self.url = url
-        self.process = process
+        self.process: str = process  # one of several
         self.lease_seconds = lease_seconds
         self.on_event: Callable[[str, dict[str, Any]], None] = lambda code, payload: None
         """A message of another process about a room this process follows."""

@@ -305,6 +305,9 @@ class RedisStorage(Storage):
     def room_count(self) -> int:
         return int(self._call(self._db.scard, PREFIX + "rooms"))
 
+    def allowance(self, kind: str, burst: int, per_minute: float) -> SharedAllowance:
+        return SharedAllowance(self, kind, burst, per_minute)
+
     def take_token(self, kind: str, address: str, burst: int, per_minute: float) -> bool:
         """One request from ``address``'s allowance of ``kind``, shared by every process."""
         rate_per_ms = per_minute / 60_000.0

@@ -31,8 +31,8 @@ from .commits import Commits, off_loop, one_at_a_time
 from .flow import RoomGame
 from .flow import Timing as Timing
 from .hub import Client, Hub
-from .presence import RoomPresence
 from .retry import retry_stale
+from .room_messages import RoomMessages
 from .seats import CODE_ALPHABET as CODE_ALPHABET
 from .seats import CODE_LENGTH as CODE_LENGTH
 from .seats import (
@@ -51,12 +51,12 @@ from .seats import (
     players_refusal,
 )
 from .storage import StaleError, Storage, StorageError
-from .why import card_refusals, move_refusal
+from .why import move_refusal
 
 log = logging.getLogger("unogame.server")
 
 
-class Room(RoomPresence):
+class Room(RoomMessages):
     """One room: settings, seats, the current game (rebuilt from its log) and its bots."""
 
     def __init__(self, code: str, settings: dict[str, Any], storage: Storage, hub: Hub,
@@ -82,6 +82,8 @@ class Room(RoomPresence):
         self.current: RoomGame | None = None
         """The game being played (its table), from the first start on."""
         self._last_status = LOBBY
+        self._shown: dict[str, Any] | None = None
+        """The game part every client of the room holds (the last one published)."""
         self.spectators = 0
         self.last_active = time.monotonic()
         self.commits = Commits(after=self.schedule)
@@ -616,83 +618,3 @@ class Room(RoomPresence):
         self._closed = True
         if self.current is not None:
             self.current.close()
-
-    # ------------------------------------------------------------ messages
-
-    def room_message(self, seat: int | None) -> dict[str, Any]:
-        table = self.table
-        infos = table.seats() if table is not None else None
-        return {
-            "type": "room", "room": self.code, "name": self.name, "capacity": self.capacity,
-            "rules": self.rules_dict, "timer": self.timer, "grace": self.grace,
-            "fill": self.fill, "status": self.status,
-            "family": self.family,
-            "catch_grace": FAMILY_CATCH_GRACE if self.family else None,
-            "host": self.host, "you": seat, "spectators": self.watchers(),
-            "game_no": self.game_no, "matches": self.matches, "removed": len(self.banned),
-            "standings": self.standings_now(),
-            "helper": seat is not None and 0 <= seat < len(self.seats)
-            and self.seats[seat].helper,
-            "seats": [{"name": info.name, "kind": info.kind, "level": info.level,
-                       "connected": info.kind == "bot" or self.present_anywhere(index),
-                       "hidden": info.kind == "human" and self.away_anywhere(index),
-                       "away": infos is not None and index < len(infos)
-                       and infos[index].stand_in,
-                       "handed": infos is not None and index < len(infos)
-                       and infos[index].handed}
-                      for index, info in enumerate(self.seats)],
-        }
-
-    def _game_part(self, seat: int | None) -> dict[str, Any]:
-        current = self.current
-        assert current is not None
-        current.sync()
-        table = current.table
-        playing = seat is not None and seat < table.players
-        view = table.view(seat if playing else None)
-        legal = [move.text for move in table.legal_moves(seat)] if playing else []
-        hand = view["hands"][seat] if playing and seat is not None else []
-        return {
-            "version": self.version, "status": self.status,
-            "view": view, "legal": legal,
-            "why": card_refusals(table.game, seat, hand, legal)
-            if playing and seat is not None and isinstance(hand, list) else {},
-            "results": table.results, "round": table.round,
-            "ready": sorted(table.ready),
-            "timer_left": _seconds(table.turn_remaining()),
-            "next_round_left": _seconds(table.next_round_remaining()),
-        }
-
-    def state_message(self, seat: int | None) -> dict[str, Any]:
-        """Everything a (re)joining client needs: its view, legal moves, log, scoreboard,
-        and the time left on the turn timer and the scoreboard's countdown."""
-        table = self.table
-        if table is None:
-            return {"type": "state", "version": self.version, "status": self.status,
-                    "view": None, "legal": [], "results": [], "log": [], "round": 0,
-                    "ready": [], "timer_left": None, "next_round_left": None}
-        last = table.last_move(seat)
-        return {"type": "state", **self._game_part(seat),
-                "log": table.feed(seat, table.event_count - LOG_KEEP),
-                "last_move": None if last is None else
-                {"version": self.version_base + last[0], "move": last[1]}}
-
-    def publish_room(self) -> None:
-        self.last_active = time.monotonic()
-        self.hub.publish(self.code, self.room_message)
-
-    def publish_state(self) -> None:
-        self.hub.publish(self.code, self.state_message)
-
-    def publish_update(self, events: list[Event]) -> None:
-        self.last_active = time.monotonic()
-        def message_for(seat: int | None) -> dict[str, Any]:
-            return {"type": "update", **self._game_part(seat),
-                    "events": [event.for_seat(seat) for event in events]}
-
-        self.hub.publish(self.code, message_for)
-
-
-def _seconds(value: float | None) -> float | None:
-    return None if value is None else round(value, 1)
-

@@ -22,9 +22,11 @@ import os
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+from .limits import AddressAllowance, Allowance
 
 ROUND_BOUNDARY = "next_round"
 """The log entry (seat -1) that marks the deal of the next round."""
@@ -33,6 +35,10 @@ BUSY_MS = 500
 """How long a write waits for a lock held elsewhere before it fails (and is retried or
 refused). The server's writes run in its storage thread, never in its event loop
 (``commits.py``): a short lock is waited out, a long one is a clean ``not_saved``."""
+
+
+LogEntry = tuple[str, int, int, int, str]
+"""One move log entry to append: room code, game number, index, seat, move text."""
 
 
 class StorageError(Exception):
@@ -84,6 +90,19 @@ class Storage(ABC):
     def append_move(self, code: str, game_no: int, index: int, seat: int, move: str) -> None:
         """Append entry ``index`` (0, 1, 2...) to a game's log; refuses a duplicate index."""
 
+    def append_moves(self, entries: Sequence[LogEntry]) -> list[Exception | None]:
+        """Append the entries of one turn of the server's loop (several rooms' moves): for
+        each, ``None`` once stored or the error that refused it (and stored nothing of it).
+        Here each on its own; a backend that can writes them in one commit."""
+        results: list[Exception | None] = []
+        for entry in entries:
+            try:
+                self.append_move(*entry)
+                results.append(None)
+            except Exception as error:  # this entry's own outcome, whatever raised it
+                results.append(error)
+        return results
+
     @abstractmethod
     def load_moves(self, code: str, game_no: int) -> list[tuple[int, str]]:
         """A game's log in order, as (seat, move text); seat -1 marks ROUND_BOUNDARY."""
@@ -97,6 +116,11 @@ class Storage(ABC):
     def room_count(self) -> int:
         """Rooms stored (a shared backend counts every process's)."""
         return len(self.load_rooms())
+
+    def allowance(self, kind: str, burst: int, per_minute: float) -> Allowance:
+        """A per-address allowance of ``kind`` (rooms created, codes looked up): this
+        process's own; a shared backend's holds across every process."""
+        return AddressAllowance(burst, per_minute)
 
     @abstractmethod
     def close(self) -> None:
@@ -214,6 +238,30 @@ class SqliteStorage(Storage):
                 "INSERT INTO moves (room, game_no, idx, seat, move) VALUES (?, ?, ?, ?, ?)",
                 (code, game_no, index, seat, move),
             )
+
+    def append_moves(self, entries: Sequence[LogEntry]) -> list[Exception | None]:
+        """The entries in one transaction (one commit): all stored, or (locked, disk full)
+        none, each refused with the same error. An entry refused for itself (a duplicate
+        index) leaves the others to be written one by one."""
+        if len(entries) == 1:
+            return super().append_moves(entries)
+        try:
+            with _failures():
+                self._db.execute("BEGIN")
+            try:
+                for entry in entries:
+                    self.append_move(*entry)
+                with _failures():
+                    self._db.execute("COMMIT")
+            except StorageError:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+                raise
+        except StorageError as error:
+            if isinstance(error.__cause__, sqlite3.IntegrityError):
+                return super().append_moves(entries)
+            return [StorageError(str(error)) for _entry in entries]  # one each: raised apart
+        return [None] * len(entries)
 
     def load_moves(self, code: str, game_no: int) -> list[tuple[int, str]]:
         rows = self._db.execute(

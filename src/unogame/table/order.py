@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from ..bots import Bot
@@ -69,7 +69,8 @@ def jump_in_possible(game: PlayableGame) -> bool:
 
 def reaction_window(game: PlayableGame,
                     delays: Mapping[int, float] | Sequence[float] | None = None,
-                    rng: random.Random | None = None) -> list[int]:
+                    rng: random.Random | None = None,
+                    legal: Callable[[int], Sequence[Move]] | None = None) -> list[int]:
     """The seats other than the player to act that may have an off-turn move now by what
     every seat sees, in the order their reactions are offered (as :func:`reaction_order`).
 
@@ -90,8 +91,9 @@ def reaction_window(game: PlayableGame,
     players = game.players
     seats = [(turn + step * game.direction) % players for step in range(1, players)]
     everyone = jump_in_possible(game)
+    legal_moves = legal or game.legal_moves  # a table's moves of this position, if known
     waiting = [seat for seat in seats
-               if everyone or any(move.kind in PUBLIC_REACTIONS for move in game.legal_moves(seat))]
+               if everyone or any(move.kind in PUBLIC_REACTIONS for move in legal_moves(seat))]
     return _ordered(waiting, delays, rng)
 
 

@@ -109,6 +109,8 @@ class Table:
         self._window: list[int] = []
         self._asked: set[int] = set()
         self._reactions: dict[int, list[Move]] = {}
+        self._legal_now: dict[int, list[Move]] = {}
+        """Each seat's legal moves in this position, once asked (:meth:`_legal`)."""
         """The legal moves of the window's seats in this position, once read."""
         self._opened = 0.0
         self._turn_since = 0.0
@@ -170,7 +172,16 @@ class Table:
         """``seat``'s legal moves now (none between rounds or for a spectator)."""
         if seat is None or not 0 <= seat < self.players or self.status != PLAYING:
             return []
-        return self.game.legal_moves(seat)
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int) -> list[Move]:
+        """``seat``'s legal moves in this position, asked of the engine once per position
+        (the check of a move, the window of reactions, the bots and the front end's
+        messages share them); not to be changed."""
+        moves = self._legal_now.get(seat)
+        if moves is None:
+            moves = self._legal_now[seat] = self.game.legal_moves(seat)
+        return moves
 
     @property
     def event_count(self) -> int:
@@ -352,7 +363,7 @@ class Table:
             raise TableError("not_playing", "the round is over")
         try:
             parsed = Move.parse(move) if isinstance(move, str) else move
-            if parsed not in self.game.legal_moves(seat):
+            if parsed not in self._legal(seat):
                 raise IllegalMoveError(self.game.explain_illegal(seat, parsed))
         except (NotationError, IllegalMoveError) as error:
             raise TableError("illegal", str(error)) from None
@@ -362,7 +373,7 @@ class Table:
         """Apply a person's move (or a stored move being replayed); returns its events."""
         checked = self.check(seat, move)
         assert seat is not None
-        return self._push(seat, checked, stand_in=False)
+        return self._push(seat, checked, stand_in=False, checked=True)
 
     def next_step(self) -> Step:
         """What the table wants done now: a bot's decision, dealing the next round, or
@@ -386,7 +397,7 @@ class Table:
                 continue
             legal = self._reactions.get(seat)
             if legal is None:
-                legal = self._reactions[seat] = game.legal_moves(seat)
+                legal = self._reactions[seat] = list(self._legal(seat))
             due = max(due, reaction_delay(bot, legal))  # a catch is public: so is its delay
             if seat in self._asked:
                 continue
@@ -397,7 +408,7 @@ class Table:
         bot = self._driver(seat, on_turn=True)
         if bot is None:
             return None
-        return self._hand_out(seat, bot, game.legal_moves(seat), on_turn=True, due=due)
+        return self._hand_out(seat, bot, list(self._legal(seat)), on_turn=True, due=due)
 
     def resolve(self, request: DecisionRequest, move: Move | None,
                 error: BaseException | None = None) -> BotPlay | None:
@@ -473,6 +484,7 @@ class Table:
             raise TableError("not_over" if self.status == PLAYING else "over",
                              "no round to deal now")
         events = self.game.next_round()
+        self._legal_now = {}
         self.version += 1
         self.round += 1
         self._round_moves = 0
@@ -596,9 +608,11 @@ class Table:
                 else:
                     bot.observe(event.for_seat(index))
 
-    def _push(self, seat: int, move: Move, stand_in: bool) -> list[Event]:
+    def _push(self, seat: int, move: Move, stand_in: bool, checked: bool = False) -> list[Event]:
         turn = self.game.turn
-        events = self.game.push(seat, move, undo=False)  # a table never takes one back
+        # a table never takes one back; a move from check() is not looked up again
+        events = self.game.push(seat, move, undo=False, checked=checked)
+        self._legal_now = {}
         if not stand_in and self._seats[seat].spec.bot is None:
             self._last_moves[seat] = (self.version, move.text)
         if stand_in:
@@ -626,7 +640,7 @@ class Table:
         if self.status != PLAYING:
             self._window = []
             return
-        self._window = reaction_window(self.game, self._delays, self._jitter)
+        self._window = reaction_window(self.game, self._delays, self._jitter, self._legal)
 
     def _bots_changed(self) -> None:
         """A stand-in came or went: who hears the events, and the reaction delays."""

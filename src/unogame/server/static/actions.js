@@ -1,7 +1,7 @@
 // What a tap, a form or a key does: moves go to the server (connection.js), everything
 // else changes the store and the page is redrawn.
 
-import { enterRoom, reconnect, send } from "./connection.js";
+import { connected, enterRoom, reconnect, send } from "./connection.js";
 import { builderAction, builderInput, chosenRule, refreshExplanation } from "./custom_rule.js";
 import { helperAction } from "./helper.js";
 import { loadLanguage, t } from "./i18n.js";
@@ -11,9 +11,16 @@ import { muted, setMuted } from "./sound.js";
 import { S, changed, legalMoves, sortedHand, tokenKey, typedCode } from "./state.js";
 import { toast } from "./toast.js";
 import { inviteLink } from "./view_lobby.js";
-import { whyNot } from "./words.js";
+import { whyText } from "./words.js";
 
 const app = document.getElementById("app");
+
+// A card that cannot be played was tapped: the server says why (messages.js words it);
+// without a link, the page says only that it cannot be played.
+function whyNot(card) {
+  if (connected()) send({ type: "why", card });
+  else toast(whyText(card, null));
+}
 
 function sendMove(move) {
   if (!S.game) return;
@@ -24,7 +31,7 @@ function sendMove(move) {
 
 function startPlay(card) {
   const legal = legalMoves().filter((m) => m.kind === "play" && m.card === card);
-  if (!legal.length) { toast(whyNot(card)); return; }
+  if (!legal.length) { whyNot(card); return; }
   const wantUno = S.unoArmed && legal.some((m) => m.uno);
   const variants = legal.filter((m) => m.uno === wantUno);
   S.unoArmed = false;
@@ -174,7 +181,7 @@ app.addEventListener("click", (event) => {
   if (!target) return;
   if (target.dataset.move) { sendMove(target.dataset.move); return; }
   if (target.dataset.card) {
-    if (target.getAttribute("aria-disabled") === "true") { toast(whyNot(target.dataset.card)); return; }
+    if (target.getAttribute("aria-disabled") === "true") { whyNot(target.dataset.card); return; }
     startPlay(target.dataset.card); return;
   }
   if (target.dataset.pick) { pick(target.dataset.pick); return; }

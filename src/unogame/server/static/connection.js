@@ -107,6 +107,10 @@ export function reconnect() {
   connect();
 }
 
+export function connected() {
+  return Boolean(ws && S.wsOpen && ws.readyState === WebSocket.OPEN);
+}
+
 export function send(message) {
   if (ws && S.wsOpen && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify(message));

@@ -9,8 +9,9 @@ import { play as playSound, soundFor } from "./sound.js";
 import { S, changed, seatName, tokenKey } from "./state.js";
 import { onReplay, replayFailed } from "./replay.js";
 import { toast } from "./toast.js";
+import { mergeUpdate } from "./update.js";
 import { warmUp } from "./warmth.js";
-import { moveRefusalText } from "./words.js";
+import { moveRefusalText, whyText } from "./words.js";
 
 const EMOTES = ["hi", "nice", "wow", "oops", "hurry", "gg"];
 
@@ -50,6 +51,7 @@ export function onMessage(message) {
       break;
     }
     case "update": {
+      message = mergeUpdate(message, S.game);
       moveAnswered(message);
       S.game = message;
       setCountdowns(message);
@@ -71,6 +73,10 @@ export function onMessage(message) {
       toast(`${seatName(message.seat)}: ${t(`web.emote.${message.emote}`)}`);
       S.bubbles.set(message.seat, t(`web.emote.${message.emote}`));
       setTimeout(() => { S.bubbles.delete(message.seat); changed(); }, 3000);
+      break;
+    case "why":  // the reason asked for when a card that cannot be played was tapped
+      // (none: the position moved on and the card can be played now)
+      if (message.refusal) toast(whyText(message.card, message.refusal));
       break;
     case "hint":
       onHint(message);

@@ -71,10 +71,10 @@ export function moveRefusalText(reason) {
   return t(key, params);
 }
 
-// The update's refusal of a card comes without its English text and without the card
-// (the key names it): the page words it from its own tables.
-export function whyNot(card) {
-  const reason = S.game?.why?.[card];
+// Why a card cannot be played, as the server answers when it is tapped (the engine's code,
+// rule and parameters, without its English text and without the card): worded from the
+// page's own tables; no reason (or none the page can word): "cannot be played".
+export function whyText(card, reason) {
   if (!reason || !has(refusalKey(reason.code))) return t("web.not_playable", { card: cardName(card) });
   return moveRefusalText({ ...reason, params: { card, ...reason.params } });
 }

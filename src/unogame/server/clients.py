@@ -1,0 +1,123 @@
+"""One WebSocket client of the server: its seat, its outbox (a client that does not read is
+dropped, never waited for), its message-rate allowance and its per-request gaps; and the
+check that every string of a decoded message is valid Unicode."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from .admission import client_address
+from .emotes import EmoteAllowance
+from .helper import HINT_GAP, REPLAY_GAP, Gap
+from .hub import encode
+from .manager import Limits
+from .names import is_text
+from .outbox import Outbox
+from .rooms import Room
+
+log = logging.getLogger("unogame.server")
+TOKEN_LOOKUP_GAP = 1.0
+"""A connection whose address spent its lookups may still resume with a seat token once a
+second: another client behind the same address cannot keep a player out of their seat."""
+
+
+class Connection:
+    """One WebSocket client: its seat, its outbox and its message-rate allowance."""
+
+    def __init__(self, websocket: WebSocket, limits: Limits) -> None:
+        self.websocket = websocket
+        self.address = client_address(websocket.client.host if websocket.client else None)
+        """The key of its per-address limits (IPv6: the /64; behind a proxy: forwarded)."""
+        self.seats_taken: set[str] = set()
+        """Rooms this connection took a seat in (one per room, a few in all)."""
+        self.seat: int | None = None
+        self.room: Room | None = None
+        self.outbox = Outbox()
+        self.limits = limits
+        self.allowance = float(limits.message_burst)
+        self.last = time.monotonic()
+        self.overflowed = False
+        self.writer_task: asyncio.Task[None] | None = None
+        self.closing = False
+        self.beat = False
+        """It pings every few seconds (the page): silence means a dead link."""
+        self.hidden = False
+        """Its page is hidden (the phone is in the background)."""
+        self.heard = time.monotonic()
+        self.emotes = EmoteAllowance()
+        self.hints = Gap(HINT_GAP)
+        self.replays = Gap(REPLAY_GAP)
+        self.token_lookups = Gap(TOKEN_LOOKUP_GAP)
+        """Room lookups with a seat token when the address's allowance is spent."""
+
+    def send_text(self, text: str) -> None:
+        if not self.outbox.put(text):  # a client that does not read is dropped, not waited for
+            self.overflowed = True
+            self.outbox.close()  # emptied already; nothing more is kept for it
+            log.info("connection %s: more than %d bytes waiting to be sent; dropping it",
+                     self.address, self.outbox.max_bytes)
+            if self.writer_task is not None:  # it may wait on a socket that takes nothing
+                self.writer_task.cancel()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_text(encode(message))
+
+    def error(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+        self.send({"type": "error", "code": code, "message": message, **(details or {})})
+
+    def rate_ok(self) -> bool:
+        now = time.monotonic()
+        self.allowance = min(float(self.limits.message_burst),
+                             self.allowance + (now - self.last) * self.limits.messages_per_second)
+        self.last = now
+        if self.allowance < 1.0:
+            return False
+        self.allowance -= 1.0
+        return True
+
+    def close(self) -> None:
+        """End this connection soon (its writer closes the socket)."""
+        self.closing = True
+        self.outbox.close()
+
+    async def writer(self) -> None:
+        while True:
+            text = await self.outbox.get()
+            if text is None or self.overflowed:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self.websocket.close(1008 if self.overflowed
+                                                                else 1000), 1.0)
+                return
+            try:
+                await self.websocket.send_text(text)
+            except Exception as error:  # gone mid-send: this connection ends, nothing else
+                log.info("connection %s: send failed (%s); closing it", self.address,
+                         type(error).__name__)
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(1011)
+                return
+
+
+def valid_text(message: Any) -> bool:
+    """Every string of a decoded message (keys too) is valid Unicode (no lone surrogate)."""
+    stack = [message]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if not is_text(value):
+                return False
+        elif isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return True
+
+
+__all__ = ["TOKEN_LOOKUP_GAP", "Connection", "valid_text"]
