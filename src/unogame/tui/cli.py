@@ -28,6 +28,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     play.add_argument("--rules", help='more rule options as JSON, e.g. \'{"stacking": true}\'')
     play.add_argument("--bot-delay", type=float, default=1.0,
                       help="seconds a bot waits before its turn move (default 1)")
+    play.add_argument("--join", metavar="URL",
+                      help="play a seat of a `uno serve` room: its link, e.g. "
+                      "http://192.168.1.5:8000/r/HK7P3RXD (your name: --names)")
+    play.add_argument("--seats-file", help=argparse.SUPPRESS)  # tests: where seat tokens go
     play.set_defaults(func=cmd_play)
 
 
@@ -69,7 +73,29 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig | None:
     return config
 
 
+def cmd_join(args: argparse.Namespace, err: TextIO) -> int:
+    """``--join URL``: a seat of a room of ``uno serve``."""
+    from pathlib import Path
+
+    from .remote import SeatTokens, parse_room_url
+
+    try:
+        address = parse_room_url(args.join)
+    except ValueError as error:
+        print(f"uno play: {error}", file=err)
+        return 2
+    names = [name.strip() for name in (args.names or "").split(",") if name.strip()]
+    name = names[0] if names else translate(args.lang, "tui.player_name", number=1)
+    tokens = SeatTokens(Path(args.seats_file) if args.seats_file else SeatTokens.default_path())
+    from .remote_app import RemoteApp
+
+    RemoteApp(address, name, lang=args.lang, tokens=tokens).run()
+    return 0
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.join:
+        return cmd_join(args, err)
     try:
         config = config_from_args(args)
     except ValueError as error:

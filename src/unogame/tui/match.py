@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..bots import BOT_LEVELS, Bot
 from ..engine import Event, Game, Move, Rules
@@ -69,6 +69,46 @@ class MatchConfig:
                 raise ValueError(
                     f"unknown bot level {seat.level!r} (one of: {', '.join(BOT_LEVELS)})"
                 )
+
+
+class SeenGame(Protocol):
+    """What the screens read of a game: the engine's :class:`~unogame.engine.Game` here,
+    the server's latest position for a seat of a room (``tui/remote.py``)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def is_round_over(self) -> bool: ...
+    @property
+    def is_game_over(self) -> bool: ...
+
+    def view(self, seat: int | None) -> dict[str, Any]: ...
+    def legal_moves(self, seat: int | None = None) -> list[Move]: ...
+
+
+class SeenMatch(Protocol):
+    """What the screens read of a match: a :class:`Match` at this keyboard, or a seat of a
+    ``uno serve`` room (``tui/remote.py``)."""
+
+    config: MatchConfig
+    names: list[str]
+    humans: list[int]
+
+    @property
+    def game(self) -> SeenGame: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def version(self) -> int: ...
+
+    def log_for(self, seat: int | None,
+                round_number: int | None = None) -> list[dict[str, Any]]: ...
+    def events_since_turn(self, seat: int, viewer: int | None) -> list[dict[str, Any]]: ...
+    def last_event(self, kind: str, seat: int | None) -> dict[str, Any] | None: ...
 
 
 class Match:
@@ -147,4 +187,4 @@ class Match:
         return next((event for event in reversed(events) if event["type"] == kind), None)
 
 
-__all__ = ["Match", "MatchConfig", "SeatConfig", "TableError"]
+__all__ = ["Match", "MatchConfig", "SeatConfig", "SeenGame", "SeenMatch", "TableError"]

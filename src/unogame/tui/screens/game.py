@@ -33,7 +33,7 @@ from ...engine.moves import (
     UNO,
 )
 from ..cards import COLOR_SYMBOLS, card_label, sort_key
-from ..refusals import play_move, refusal_text
+from ..refusals import play_move
 from ..rules_text import rules_summary
 from ..table_text import direction_words, players_text, table_text
 from ..widgets import HandView, LogView
@@ -176,7 +176,11 @@ class GameScreen(UnoScreen[None]):
                             name=self.words.seat_name(view["turn"]))
         else:
             status = self.t("tui.status.over", round=match.round, target=target)
-        self.query_one("#status", Static).update(Text(status, style="bold"))
+        line = Text(status, style="bold")
+        notice = self.uno.status_notice()
+        if notice:  # the link to a room's server is down: said where the eye is
+            line = Text.assemble((notice, "bold reverse"), " ", line)
+        self.query_one("#status", Static).update(line)
 
     def _direction(self, view: dict[str, Any]) -> str:
         return direction_words(self.words, view)
@@ -319,11 +323,13 @@ class GameScreen(UnoScreen[None]):
     def refuse_move(self, move: Move) -> None:
         """Say why the person at the keyboard may not make ``move`` now (the engine's
         reason, in the screen's language)."""
-        match, viewer = self.uno.match, self.uno.viewer
-        if match is None or viewer is None:
+        viewer = self.uno.viewer
+        if self.uno.match is None or viewer is None:
             self.refuse()
             return
-        self.refuse(refusal_text(self.words, match.game, viewer, move))
+        why = self.uno.why_not(viewer, move)
+        if why is not None:
+            self.refuse(why)
 
     def action_draw(self) -> None:
         self._do(DRAW)
