@@ -216,3 +216,83 @@ def test_join_refuses_a_link_without_a_room(capsys: pytest.CaptureFixture[str]) 
     assert main(["play", "--join", "http://127.0.0.1:8000/"]) == 2
     assert "/r/CODE" in capsys.readouterr().err
     assert parse_room_url("http://h:1/r/hk7p 3rxd").code == "HK7P3RXD"
+
+
+# ---------------------------------------------------------------- the screens, fed messages
+
+
+def fed_app(lang: str = "en") -> RemoteApp:
+    """A seat whose server never answers (a closed port): the test hands it the server's
+    messages itself, as the link would."""
+    return RemoteApp(parse_room_url(f"http://127.0.0.1:{free_port()}/r/ABCD2345"), "Tui", lang,
+                     SeatTokens(Path("/nonexistent/seats.json")))
+
+
+def room_message() -> dict[str, Any]:
+    return {"type": "room", "room": "ABCD2345", "status": "playing", "host": 0, "you": SEAT,
+            "rules": {"target_score": 100},
+            "seats": [{"name": "Host", "kind": "human", "connected": True},
+                      {"name": "Bot 1", "kind": "bot", "connected": True},
+                      {"name": "Tui", "kind": "human", "connected": True}]}
+
+
+def state_message() -> dict[str, Any]:
+    from unogame.engine import Game
+
+    game = Game.from_position({"players": 3, "hands": [["R1", "G2"], ["B7", "Y3"],
+                                                       ["W", "R5", "B2"]],
+                               "draw_pile": ["Y1", "G5"], "discard_pile": ["R9"],
+                               "color": "R", "turn": SEAT})
+    return {"type": "state", "status": "playing", "version": 7, "round": 1,
+            "view": game.view(SEAT), "legal": [m.text for m in game.legal_moves(SEAT)],
+            "why": {"B2": {"code": "no_match", "rule": "R4.2",
+                           "params": {"top": "R9", "color": "R"}}},
+            "log": [{"type": "deal", "dealer": 1, "top": "R9", "turn": SEAT, "direction": 1}]}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", ["en", "th"])
+def test_a_match_that_ends_under_a_dialog_goes_back_to_the_room(lang: str,
+                                                                size: tuple[int, int]) -> None:
+    """The server ends the match while the colour dialog of a wild is open: the last
+    scoreboard comes over it, Enter goes back to the room (the table and the dialog
+    gone), and a key there acts on the room, not on the dialog."""
+    async def scenario() -> None:
+        from unogame.tui.screens.choice import ChoiceScreen
+        from unogame.tui.screens.score import ScoreScreen
+
+        app = fed_app(lang)
+        async with app.run_test(size=size) as pilot:
+            app.received({"type": "joined", "room": "ABCD2345", "seat": SEAT, "token": None})
+            app.received(room_message())
+            state = state_message()
+            app.received(state)
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await pilot.pause()
+            screen = game_screen(app)
+            screen.hand.choose("B2")
+            await pilot.press("enter")  # the server's reason for B2, in the language
+            assert screen.message == translate(lang, "web.why.no_match", card="B2", top="R9",
+                                               color=Words(lang).color_name("R"))
+            screen.hand.choose("W")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            view = {**state["view"], "winner": 0, "game_winner": 0, "scores": [120, 0, 0]}
+            app.received({"type": "update", "status": "match_over", "version": 8, "round": 1,
+                          "view": view, "legal": [], "why": {},
+                          "events": [{"type": "round_over", "winner": 0,
+                                      "points": [120, 0, 0], "scores": [120, 0, 0],
+                                      "hands": [[], ["B7", "Y3"], ["W", "R5", "B2"]]}]})
+            await until(pilot, lambda: isinstance(app.screen, ScoreScreen))
+            await pilot.pause()
+            text = screen_text(app)
+            assert translate(lang, "tui.score.match_over", name="Host") in text
+            assert translate(lang, "tui.remote.score_back").split(" · ")[0] in text
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.press("r")
+            await pilot.pause()
+            assert app.is_running and isinstance(app.screen, LobbyScreen)
+            assert translate(lang, "tui.remote.match_over") in screen_text(app)
+
+    asyncio.run(scenario())

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping
 from functools import partial
+from pathlib import Path
 from typing import ClassVar
 
 from textual import events
@@ -32,6 +33,7 @@ from ..table import DecisionRequest, NextRound, TableError
 from .keys import latin_character, latin_key_name
 from .match import Match, MatchConfig, SeenMatch
 from .refusals import refusal_text
+from .saving import save
 from .screens.base import MIN_HEIGHT, MIN_WIDTH
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
@@ -65,8 +67,14 @@ class UnoApp(App[None]):
     """Counts what the screens must redraw for: a move, a new round, another viewer."""
 
     def __init__(self, config: MatchConfig | None = None, game: Game | None = None,
-                 lang: str | None = None, bots: Mapping[int, Bot] | None = None) -> None:
+                 lang: str | None = None, bots: Mapping[int, Bot] | None = None,
+                 save_to: Path | None = None, resumed: Match | None = None) -> None:
         super().__init__()
+        self.save_to = save_to
+        """Where the match is saved after every move (``None``: not saved)."""
+        self.resumed = resumed
+        """A saved match to go on with (``uno play --resume``)."""
+        self.save_error: str | None = None
         self.set_reactive(UnoApp.language, lang or (config.lang if config else "en"))
         self.initial_config = config
         self.initial_game = game
@@ -112,7 +120,10 @@ class UnoApp(App[None]):
     def open_first(self) -> None:
         """The first screen (Textual calls every class's ``on_mount``: a subclass
         overrides this instead)."""
-        if self.initial_config is not None:
+        if self.resumed is not None:
+            self.match, self.resumed = self.resumed, None
+            self.show_match()
+        elif self.initial_config is not None:
             self.start_match(self.initial_config, self.initial_game)
         else:
             self.push_screen(SetupScreen())
@@ -187,6 +198,7 @@ class UnoApp(App[None]):
         if match.version != self._seen_version:  # a new position: its pace starts now
             self._seen_version = match.version
             self._opened_at = time.monotonic()
+            self._save()
         if self.viewer is not None:
             self._last_person = self.viewer
         if len(match.humans) > 1:
@@ -196,6 +208,19 @@ class UnoApp(App[None]):
             self._scored_round = match.round
             self.push_screen(ScoreScreen())
         self._drive()
+
+    def _save(self) -> None:
+        """The match at this keyboard, saved after every move and deal (atomically)."""
+        match = self.local
+        if match is None or self.save_to is None:
+            return
+        try:
+            save(match, self.save_to)
+            self.save_error = None
+        except OSError as error:  # said once; the match goes on
+            if self.save_error is None:
+                self.save_error = str(error)
+                self.notify(self.words.t("tui.msg.not_saved", error=error), severity="error")
 
     def _hand_on(self) -> None:
         """Hot seat: hide the hand when the keyboard must go to someone else."""
@@ -302,7 +327,7 @@ class UnoApp(App[None]):
     def _deal(self) -> None:
         match = self.local
         if match is not None and match.game.is_round_over:
-            match.table.next_round()
+            match.next_round()
             self.changed()
 
     # ------------------------------------------------------------------ bots
@@ -376,7 +401,7 @@ class UnoApp(App[None]):
         for failure in match.new_failures():
             self.notify(self.words.t("tui.msg.bot_error", error=failure), severity="error")
         if play is not None:
-            match.table.apply(play)
+            match.apply(play)
             self.changed()
         else:
             self._drive()

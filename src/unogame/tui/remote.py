@@ -20,7 +20,6 @@ import contextlib
 import json
 import os
 import re
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from urllib.parse import urlsplit
 from ..engine import Move, Rules, RulesError
 from ..engine.errors import NotationError
 from .match import MatchConfig, SeatConfig
+from .saving import write_atomically
 
 BEAT_SECONDS = 2.0
 """A ping this often, promising the next (``beat``): the page's heartbeat."""
@@ -104,23 +104,6 @@ class SeatTokens:
         else:
             tokens[key] = token
         write_atomically(self.path, json.dumps(tokens, indent=1))
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """``text`` in ``path``, whole or not at all (a crash mid-write leaves the old file):
-    written beside it, flushed, then renamed over it; readable by its owner only."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 # ---------------------------------------------------------------- the room as a seat sees it
@@ -463,4 +446,4 @@ def _ignore_closed(task: asyncio.Future[Any]) -> None:
 
 
 __all__ = ["Link", "RemoteGame", "RemoteMatch", "RoomAddress", "SeatTokens",
-           "parse_room_url", "write_atomically"]
+           "parse_room_url"]

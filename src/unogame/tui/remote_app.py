@@ -33,12 +33,14 @@ class RemoteApp(UnoApp):
         self.notice = ""
         """A line about the link or the room (reconnecting, refused to join), or empty."""
         self._ready_sent: int | None = None
+        self._final_closed = False
+        """The finished match's last scoreboard was closed: back to the room."""
         self.last_error: dict[str, Any] | None = None
         """The server's latest refusal (its code says what the screen said)."""
 
     def open_first(self) -> None:
         self.push_screen(LobbyScreen())
-        self.run_worker(self.link.run(), name="link", group="link", exit_on_error=False)
+        self.run_worker(self.link.run(), name="link", group="link", exit_on_error=True)
 
     # ------------------------------------------------------------ the server's messages
 
@@ -68,7 +70,10 @@ class RemoteApp(UnoApp):
     def _show(self) -> None:
         """The lobby or the table, whichever the room is at; then the usual redraw."""
         remote = self.remote
-        playing = remote is not None and remote.started and remote.status != "match_over"
+        if remote is not None and remote.status != "match_over":
+            self._final_closed = False
+        # a finished match stays on the table until its last scoreboard is closed
+        playing = remote is not None and remote.started and not self._final_closed
         if playing and self.match is None:
             self.match = remote
             self.viewer = remote.seat if remote is not None else None
@@ -77,10 +82,10 @@ class RemoteApp(UnoApp):
             self.push_screen(GameScreen())
             self.call_after_refresh(self.changed)  # once the table is there to draw on
             return
-        elif not playing and self.match is not None and not isinstance(self.screen, ScoreScreen):
+        elif not playing and self.match is not None:
             self.match = None  # the match is over: back to the room, waiting for a rematch
-            while not isinstance(self.screen, LobbyScreen):
-                self.pop_screen()
+            while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
+                self.pop_screen()  # the table and any dialog over it
         if self.match is not None:
             self.viewer = remote.seat if remote is not None else None
             self.changed()
@@ -145,7 +150,9 @@ class RemoteApp(UnoApp):
             self.pop_screen()
         if remote is None:
             return
-        if remote.status == "round_over" and self._ready_sent != remote.version:
+        if remote.status == "match_over":
+            self._final_closed = True
+        elif remote.status == "round_over" and self._ready_sent != remote.version:
             self._ready_sent = remote.version
             self.link.send({"type": "next_round", "version": remote.version})
         self._show()
