@@ -296,3 +296,27 @@ def test_a_match_that_ends_under_a_dialog_goes_back_to_the_room(lang: str,
             assert translate(lang, "tui.remote.match_over") in screen_text(app)
 
     asyncio.run(scenario())
+
+
+def test_an_update_right_after_the_first_state_waits_for_the_table() -> None:
+    """The server's next message can come before the table is on the screen (a bot moves
+    at once): it is drawn once the table is there (it raised NoMatches '#status' and the
+    link died with it)."""
+    async def scenario() -> None:
+        app = fed_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.received({"type": "joined", "room": "ABCD2345", "seat": SEAT, "token": None})
+            app.received(room_message())
+            state = state_message()
+            app.received(state)
+            view = {**state["view"], "turn": 0, "discard_pile": ["R5", "R9"],
+                    "hands": [2, 2, ["W", "B2"]]}
+            app.received({"type": "update", "status": "playing", "version": 8, "round": 1,
+                          "view": view, "legal": ["play W R"], "why": {},
+                          "events": [{"type": "play", "seat": SEAT, "card": "R5"}]})
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await pilot.pause()
+            assert game_screen(app).hand.cards == ("B2", "W")
+            assert "Host" in screen_text(app).splitlines()[0]
+
+    asyncio.run(scenario())
