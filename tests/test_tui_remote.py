@@ -25,6 +25,7 @@ from unogame.i18n import translate  # noqa: E402
 from unogame.tui.refusals import reason_text  # noqa: E402
 from unogame.tui.remote import SeatTokens, parse_room_url  # noqa: E402
 from unogame.tui.remote_app import RemoteApp  # noqa: E402
+from unogame.tui.screens.choice import ChoiceScreen  # noqa: E402
 from unogame.tui.screens.game import GameScreen  # noqa: E402
 from unogame.tui.screens.lobby import LobbyScreen  # noqa: E402
 from unogame.tui.words import Words  # noqa: E402
@@ -49,16 +50,37 @@ def terminal(port: int, code: str, seats: Path, lang: str = "en") -> RemoteApp:
 
 
 async def my_turn(pilot: Any, app: RemoteApp) -> None:
-    """Wait for the terminal's own turn, an ordinary one (no pending decision)."""
-    def ready() -> bool:
+    """Wait for the terminal's own turn, an ordinary one: a decision pending on it first
+    (the colour of a first wild, a Wild Draw Four to accept, a stack, a drawn card) is
+    answered with keys, as the game waits for it."""
+    def mine() -> bool:
         remote = app.remote
-        if remote is None or not isinstance(app.screen, GameScreen):
-            return False
-        view = remote.game.view(SEAT)
-        return view["turn"] == SEAT and view["pending"] is None and view["winner"] is None \
-            and any(m.text == "draw" for m in remote.game.legal_moves(SEAT))
-    await until(pilot, ready, 60)
-    await pilot.pause()
+        return remote is not None and isinstance(app.screen, (GameScreen, ChoiceScreen)) \
+            and remote.game.view(SEAT)["turn"] == SEAT \
+            and remote.game.view(SEAT)["winner"] is None and bool(remote.game.legal_moves(SEAT))
+
+    for _ in range(20):
+        await until(pilot, mine, 60)
+        await pilot.pause()
+        remote = app.remote
+        assert remote is not None
+        pending = remote.game.view(SEAT)["pending"]
+        kinds = {move.text.split()[0] for move in remote.game.legal_moves(SEAT)}
+        if pending is None and "draw" in kinds and isinstance(app.screen, GameScreen):
+            return
+        version = remote.version
+        if isinstance(app.screen, ChoiceScreen):
+            await pilot.press("r")
+        elif "accept" in kinds:
+            await pilot.press("a")
+        elif "pass" in kinds:
+            await pilot.press("k")
+        elif "draw" in kinds:
+            await pilot.press("d")
+        else:
+            await pilot.press("enter")
+        await until(pilot, lambda seen=remote, at=version: seen.version != at, 30)
+    raise AssertionError("no ordinary turn came")
 
 
 def events_by(client: Client, kind: str, seat: int) -> list[dict[str, Any]]:

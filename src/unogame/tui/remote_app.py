@@ -96,6 +96,8 @@ class RemoteApp(UnoApp):
         """An error from the server, in the player's language (its code's text)."""
         self.last_error = message
         code = str(message.get("code", ""))
+        if code in ("replaced", "room_gone"):  # opened elsewhere, or no room: stop here
+            self.link.close()
         refusal = message.get("refusal")
         if isinstance(refusal, dict) and refusal.get("code"):
             text = reason_text(self.words, str(refusal["code"]), refusal.get("params") or {},
