@@ -112,7 +112,7 @@ def test_a_whole_match_from_tmux_with_join(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, tmux.screen()
             screen = tmux.screen()
             lines = screen.splitlines()
-            prompt = "\n".join(lines[-2:])
+            prompt = "\n".join(lines[-3:-1])  # above the key footer
             if "wins the match" in screen:
                 time.sleep(0.25)
                 continue  # the last scoreboard: read below
