@@ -37,6 +37,8 @@ class Host:
         self.created = threading.Event()
         self.start = threading.Event()
         self.final: dict[str, Any] | None = None
+        self.terminal_moves: list[str] = []
+        """The kinds of the events of the terminal's seat the host saw."""
         self.error: BaseException | None = None
         self.thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
         self.thread.start()
@@ -52,6 +54,9 @@ class Host:
             await host.request({"type": "start"}, "state")
             self.final = await autoplay(host, 7, deal=True, timeout=400)
             await asyncio.sleep(1.0)
+            self.terminal_moves = [event["type"] for message in host.messages
+                                   if message.get("type") == "update"
+                                   for event in message["events"] if event.get("seat") == 2]
             await host.close()
         except BaseException as error:  # said by the test
             self.error = error
@@ -146,6 +151,9 @@ def test_a_whole_match_from_tmux_with_join(tmp_path: Path) -> None:
         names = ["Host", "Bot 1", "Tmux"]
         assert f"{names[host.final['view']['game_winner']]} wins the match" in final
         assert played > 0
+        time.sleep(1.5)  # the host's count of the terminal's moves
+        assert "play" in host.terminal_moves and "draw" in host.terminal_moves, \
+            host.terminal_moves
         tmux.keys("Enter")
         wait_for(lambda: "The match is over" in tmux.screen(), 15, "not back in the room", tmux)
         tmux.keys("C-q")  # no match in progress: quits at once
