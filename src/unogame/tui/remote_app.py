@@ -77,12 +77,11 @@ class RemoteApp(UnoApp):
         if playing and self.match is None:
             self.match = remote
             self.viewer = remote.seat if remote is not None else None
-            self._scored_round = remote.round - 1 if remote is not None and \
-                remote.status == "round_over" else 0
+            self._scored_round = 0  # joined between rounds: the scoreboard is shown
             self.push_screen(GameScreen())
             self.call_after_refresh(self.changed)  # once the table is there to draw on
             return
-        elif not playing and self.match is not None:
+        if not playing and self.match is not None:
             self.match = None  # the match is over: back to the room, waiting for a rematch
             while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
                 self.pop_screen()  # the table and any dialog over it
