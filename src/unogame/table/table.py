@@ -209,6 +209,39 @@ class Table:
         its link was applied."""
         return None if seat is None else self._last_moves.get(seat)
 
+    def random_states(self) -> dict[str, Any]:
+        """The states of the table's random generators (each bot's and helper's, the
+        reactions' jitter), JSON-ready: with the moves replayed, what resumes a saved
+        match exactly (the deals come from the seed)."""
+        def state(rng: random.Random) -> list[Any]:
+            version, words, gauss = rng.getstate()
+            return [version, list(words), gauss]
+
+        return {"bots": {str(index): state(info.bot.rng) for index, info in enumerate(self._seats)
+                         if info.bot is not None},
+                "helpers": {str(index): state(bot.rng) for index, bot in self._helpers.items()},
+                "jitter": state(self._jitter)}
+
+    def set_random_states(self, states: Mapping[str, Any]) -> None:
+        """Set what :meth:`random_states` gave (``ValueError`` if it does not fit)."""
+        def set_state(rng: random.Random, value: Any) -> None:
+            try:
+                version, words, gauss = value
+                rng.setstate((int(version), tuple(int(word) for word in words), gauss))
+            except (TypeError, ValueError) as error:
+                raise ValueError(f"not a random state: {error}") from None
+
+        for index, value in dict(states.get("bots", {})).items():
+            bot = self._seat(int(index)).bot
+            if bot is None:
+                raise ValueError(f"seat {index} has no bot")
+            set_state(bot.rng, value)
+        for index, value in dict(states.get("helpers", {})).items():
+            if int(index) in self._helpers:
+                set_state(self._helpers[int(index)].rng, value)
+        if "jitter" in states:
+            set_state(self._jitter, states["jitter"])
+
     def turn_remaining(self) -> float | None:
         """Seconds left on the turn timer (``None``: no timer runs now). Shown as a countdown;
         at 0 a stand-in makes the move."""

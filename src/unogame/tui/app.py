@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping
 from functools import partial
+from pathlib import Path
 from typing import ClassVar
 
 from textual import events
@@ -30,8 +31,9 @@ from ..engine.moves import ACCEPT, CHALLENGE, DRAW
 from ..i18n import LANGUAGES
 from ..table import DecisionRequest, NextRound, TableError
 from .keys import latin_character, latin_key_name
-from .match import Match, MatchConfig
+from .match import Match, MatchConfig, SeenMatch
 from .refusals import refusal_text
+from .saving import save
 from .screens.base import MIN_HEIGHT, MIN_WIDTH
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
@@ -65,12 +67,20 @@ class UnoApp(App[None]):
     """Counts what the screens must redraw for: a move, a new round, another viewer."""
 
     def __init__(self, config: MatchConfig | None = None, game: Game | None = None,
-                 lang: str | None = None, bots: Mapping[int, Bot] | None = None) -> None:
+                 lang: str | None = None, bots: Mapping[int, Bot] | None = None,
+                 save_to: Path | None = None, resumed: Match | None = None) -> None:
         super().__init__()
+        self.save_to = save_to
+        """Where the match is saved after every move (``None``: not saved)."""
+        self.resumed = resumed
+        """A saved match to go on with (``uno play --resume``)."""
+        self.save_error: str | None = None
         self.set_reactive(UnoApp.language, lang or (config.lang if config else "en"))
         self.initial_config = config
         self.initial_game = game
-        self.match: Match | None = None
+        self.match: SeenMatch | None = None
+        """The match on the screen: a :class:`Match` at this keyboard (a room's seat in
+        ``RemoteApp``)."""
         self.viewer: int | None = None
         """The seat whose view is on the screen (``None``: nobody's hand is shown)."""
         self.bots = bots
@@ -93,6 +103,11 @@ class UnoApp(App[None]):
         """When the hold began, on the clock of the keys' own times."""
 
     @property
+    def local(self) -> Match | None:
+        """The match, when it is played at this keyboard (its table, its bots)."""
+        return self.match if isinstance(self.match, Match) else None
+
+    @property
     def words(self) -> Words:
         match = self.match
         if match is None:
@@ -100,7 +115,15 @@ class UnoApp(App[None]):
         return Words(self.language, match.names, match.config.rules.custom_count)
 
     def on_mount(self) -> None:
-        if self.initial_config is not None:
+        self.open_first()
+
+    def open_first(self) -> None:
+        """The first screen (Textual calls every class's ``on_mount``: a subclass
+        overrides this instead)."""
+        if self.resumed is not None:
+            self.match, self.resumed = self.resumed, None
+            self.show_match()
+        elif self.initial_config is not None:
             self.start_match(self.initial_config, self.initial_game)
         else:
             self.push_screen(SetupScreen())
@@ -134,6 +157,11 @@ class UnoApp(App[None]):
         self._stop_pace()
         self.match = Match(config, game, self.bots)
         self.bots = None  # given for the first match only
+        self.show_match()
+
+    def show_match(self) -> None:
+        """The table of the new ``match`` replaces the screen before it."""
+        assert self.match is not None
         self.viewer = self.match.humans[0] if len(self.match.humans) == 1 else None
         self._scored_round = 0
         self._passing_to = None
@@ -170,6 +198,7 @@ class UnoApp(App[None]):
         if match.version != self._seen_version:  # a new position: its pace starts now
             self._seen_version = match.version
             self._opened_at = time.monotonic()
+            self._save()
         if self.viewer is not None:
             self._last_person = self.viewer
         if len(match.humans) > 1:
@@ -179,6 +208,19 @@ class UnoApp(App[None]):
             self._scored_round = match.round
             self.push_screen(ScoreScreen())
         self._drive()
+
+    def _save(self) -> None:
+        """The match at this keyboard, saved after every move and deal (atomically)."""
+        match = self.local
+        if match is None or self.save_to is None:
+            return
+        try:
+            save(match, self.save_to)
+            self.save_error = None
+        except OSError as error:  # said once; the match goes on
+            if self.save_error is None:
+                self.save_error = str(error)
+                self.notify(self.words.t("tui.msg.not_saved", error=error), severity="error")
 
     def _hand_on(self) -> None:
         """Hot seat: hide the hand when the keyboard must go to someone else."""
@@ -220,11 +262,14 @@ class UnoApp(App[None]):
         seat = self.viewer if seat is None else seat
         if self.match is None or seat is None:
             return False
+        match = self.local
+        if match is None:
+            return False
         held_before = self._hand_size(seat)
         try:
-            self.match.push(seat, move)
+            match.push(seat, move)
         except TableError:
-            game = self.match.game
+            game = match.game
             why = (refusal_text(self.words, game, seat, move)
                    if move not in game.legal_moves(seat) else self.words.t("tui.msg.changed"))
             self.changed()
@@ -232,8 +277,8 @@ class UnoApp(App[None]):
                 if isinstance(screen, GameScreen):
                     screen.message = why
             return False
-        game = self.match.game
-        if (len(self.match.humans) > 1 and not game.is_round_over and game.turn != seat
+        game = match.game
+        if (len(match.humans) > 1 and not game.is_round_over and game.turn != seat
                 and move.kind in DRAWING_MOVES and self._hand_size(seat) > held_before
                 and seat == self.viewer):
             # hot seat: the cards drawn (not playable, or a penalty) are seen before the
@@ -243,6 +288,22 @@ class UnoApp(App[None]):
         self.changed()
         return True
 
+    def status_notice(self) -> str:
+        """A line before the table's status (a remote seat's link); empty here."""
+        return ""
+
+    def score_footer(self, match_over: bool) -> str:
+        """What Enter does on the scoreboard."""
+        return self.words.t("tui.score.again" if match_over else "tui.score.next")
+
+    def why_not(self, seat: int, move: Move) -> str | None:
+        """Why ``seat`` may not make ``move`` now, in the screen's language (``None``: the
+        answer comes later, as a message)."""
+        match = self.local
+        if match is None:
+            return self.words.t("tui.msg.not_legal")
+        return refusal_text(self.words, match.game, seat, move)
+
     def _hand_size(self, seat: int) -> int:
         assert self.match is not None
         held = self.match.game.view(seat)["hands"][seat]
@@ -250,7 +311,7 @@ class UnoApp(App[None]):
 
     def score_closed(self) -> None:
         """The scoreboard was closed: the next round, or a new match after the last."""
-        match = self.match
+        match = self.local
         if match is None:
             return
         if match.game.is_game_over:
@@ -264,8 +325,9 @@ class UnoApp(App[None]):
         self.call_later(self._drive)  # once the scoreboard is gone
 
     def _deal(self) -> None:
-        if self.match is not None and self.match.game.is_round_over:
-            self.match.table.next_round()
+        match = self.local
+        if match is not None and match.game.is_round_over:
+            match.next_round()
             self.changed()
 
     # ------------------------------------------------------------------ bots
@@ -273,7 +335,7 @@ class UnoApp(App[None]):
     def _drive(self) -> None:
         """Ask the table what next: a bot's decision (run after its pace, in a worker),
         the next round (once the scoreboard is closed), or nothing (a person's turn)."""
-        match = self.match
+        match = self.local
         if match is None or self.thinking is not None:
             return
         table = match.table
@@ -298,22 +360,23 @@ class UnoApp(App[None]):
         if self._pace_timer is not None:
             self._pace_timer.stop()
             self._pace_timer = None
-        if self._paced is not None and self.match is not None:
-            self.match.table.cancel(self._paced)
+        if self._paced is not None and self.local is not None:
+            self.local.table.cancel(self._paced)
         self._paced = None
 
     def _think(self, request: DecisionRequest) -> None:
         """The request's pace is over: its bot thinks in a worker thread."""
-        if request is not self._paced or self.match is None:
+        match = self.local
+        if request is not self._paced or match is None:
             return
         self._pace_timer = None
         self._paced = None
-        if request.version != self.match.table.version:
-            self.match.table.cancel(request)
+        if request.version != match.table.version:
+            match.table.cancel(request)
             self._drive()
             return
         self.thinking = request
-        self._thinking_for = self.match
+        self._thinking_for = match
         self.run_worker(request.decide, name=f"bot {request.seat}", group="bots",
                         thread=True, exit_on_error=False)
 
@@ -338,7 +401,7 @@ class UnoApp(App[None]):
         for failure in match.new_failures():
             self.notify(self.words.t("tui.msg.bot_error", error=failure), severity="error")
         if play is not None:
-            match.table.apply(play)
+            match.apply(play)
             self.changed()
         else:
             self._drive()

@@ -21,17 +21,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     play.add_argument("--bots", help=f"bot levels, comma-separated ({', '.join(BOT_LEVELS)}); "
                       "the other seats are people taking turns at the keyboard")
     play.add_argument("--names", help="people's names, comma-separated")
-    play.add_argument("--lang", choices=LANGUAGES, default="en")
+    play.add_argument("--lang", choices=LANGUAGES,
+                      help="en or th (default: en; a resumed match: its own)")
     play.add_argument("--seed", type=int, help="seed of the shuffles (default: random)")
     play.add_argument("--target", type=int, help="target score (default 500)")
     play.add_argument("--custom-rule", help="the Wild Customizable rule (default: none)")
     play.add_argument("--rules", help='more rule options as JSON, e.g. \'{"stacking": true}\'')
     play.add_argument("--bot-delay", type=float, default=1.0,
                       help="seconds a bot waits before its turn move (default 1)")
+    play.add_argument("--join", metavar="URL",
+                      help="play a seat of a `uno serve` room: its link, e.g. "
+                      "http://192.168.1.5:8000/r/HK7P3RXD (your name: --names)")
+    play.add_argument("--resume", nargs="?", const="", metavar="FILE",
+                      help="go on with the saved match (every match is saved after each "
+                      "move; default file: ~/.local/share/unogame/match.json)")
+    play.add_argument("--save", metavar="FILE",
+                      help="where the match is saved (default: the file --resume reads)")
+    play.add_argument("--seats-file", help=argparse.SUPPRESS)  # tests: where seat tokens go
     play.set_defaults(func=cmd_play)
 
 
-def config_from_args(args: argparse.Namespace) -> MatchConfig | None:
+def config_from_args(args: argparse.Namespace, lang: str = "en") -> MatchConfig | None:
     """The match the flags describe, ``None`` for the setup screen; ``ValueError`` if wrong."""
     if args.players is None and args.bots is None:
         return None
@@ -47,9 +57,9 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig | None:
     names = [name.strip() for name in args.names.split(",")] if args.names else []
     people = players - len(levels)
     seats = [SeatConfig(names[i] if i < len(names) and names[i]
-                        else translate(args.lang, "tui.player_name", number=i + 1))
+                        else translate(lang, "tui.player_name", number=i + 1))
              for i in range(people)]
-    seats += [SeatConfig(translate(args.lang, "tui.bot_name", number=i + 1), level)
+    seats += [SeatConfig(translate(lang, "tui.bot_name", number=i + 1), level)
               for i, level in enumerate(levels)]
     try:
         options = json.loads(args.rules) if args.rules else {}
@@ -63,19 +73,57 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig | None:
     except (RulesError, json.JSONDecodeError) as error:
         raise ValueError(f"rules: {error}") from None
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    config = MatchConfig(seats=seats, rules=rules, seed=seed, lang=args.lang,
+    config = MatchConfig(seats=seats, rules=rules, seed=seed, lang=lang,
                          bot_delay=max(args.bot_delay, 0.0))
     config.check()
     return config
 
 
-def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def cmd_join(args: argparse.Namespace, err: TextIO) -> int:
+    """``--join URL``: a seat of a room of ``uno serve``."""
+    from pathlib import Path
+
+    from .remote import SeatTokens, parse_room_url
+
     try:
-        config = config_from_args(args)
+        address = parse_room_url(args.join)
+    except ValueError as error:
+        print(f"uno play: {error}", file=err)
+        return 2
+    names = [name.strip() for name in (args.names or "").split(",") if name.strip()]
+    name = names[0] if names else translate(args.lang or "en", "tui.player_name", number=1)
+    tokens = SeatTokens(Path(args.seats_file) if args.seats_file else SeatTokens.default_path())
+    from .remote_app import RemoteApp
+
+    RemoteApp(address, name, lang=args.lang or "en", tokens=tokens).run()
+    return 0
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.join:
+        return cmd_join(args, err)
+    from pathlib import Path
+
+    from .saving import SaveError, default_path, load
+
+    save_to = Path(args.save) if args.save else default_path()
+    resumed = None
+    if args.resume is not None:
+        path = Path(args.resume) if args.resume else save_to
+        try:
+            resumed = load(path)
+        except SaveError as error:
+            print(f"uno play: {error}", file=err)
+            return 2
+        if not args.save:
+            save_to = path
+    try:
+        config = None if resumed is not None else config_from_args(args, args.lang or "en")
     except ValueError as error:
         print(f"uno play: {error}", file=err)
         return 2
     from .app import UnoApp
 
-    UnoApp(config, lang=args.lang).run()
+    lang = args.lang or (resumed.config.lang if resumed is not None else "en")
+    UnoApp(config, lang=lang, save_to=save_to, resumed=resumed).run()
     return 0

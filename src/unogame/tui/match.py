@@ -27,12 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..bots import BOT_LEVELS, Bot
 from ..engine import Event, Game, Move, Rules
-from ..table import DecisionRequest, SeatSpec, Table, TableError, TableSettings
+from ..table import BotPlay, DecisionRequest, SeatSpec, Table, TableError, TableSettings
 
+NEXT_ROUND = "next round"
+"""A deal in :attr:`Match.moves`."""
 OWN_TURN_EVENTS = frozenset({"play", "draw", "pass", "accept", "challenge", "color"})
 """Events of a seat's own turn moves (a draw for a reason other than the turn is not)."""
 TUI_SETTINGS = TableSettings(next_round_countdown=None)
@@ -71,6 +73,46 @@ class MatchConfig:
                 )
 
 
+class SeenGame(Protocol):
+    """What the screens read of a game: the engine's :class:`~unogame.engine.Game` here,
+    the server's latest position for a seat of a room (``tui/remote.py``)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def is_round_over(self) -> bool: ...
+    @property
+    def is_game_over(self) -> bool: ...
+
+    def view(self, seat: int | None) -> dict[str, Any]: ...
+    def legal_moves(self, seat: int | None = None) -> list[Move]: ...
+
+
+class SeenMatch(Protocol):
+    """What the screens read of a match: a :class:`Match` at this keyboard, or a seat of a
+    ``uno serve`` room (``tui/remote.py``)."""
+
+    config: MatchConfig
+    names: list[str]
+    humans: list[int]
+
+    @property
+    def game(self) -> SeenGame: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def version(self) -> int: ...
+
+    def log_for(self, seat: int | None,
+                round_number: int | None = None) -> list[dict[str, Any]]: ...
+    def events_since_turn(self, seat: int, viewer: int | None) -> list[dict[str, Any]]: ...
+    def last_event(self, kind: str, seat: int | None) -> dict[str, Any] | None: ...
+
+
 class Match:
     """The table of one match, and what the terminal reads from it.
 
@@ -89,6 +131,9 @@ class Match:
         self.humans = self.table.people()
         self.bot_seats = [seat for seat in range(self.game.players) if seat not in self.humans]
         self._failures_told = 0
+        self.moves: list[tuple[int, str]] = []
+        """Every move and deal applied, in order, as ``(seat, move text)`` (a deal:
+        ``(-1, NEXT_ROUND)``): with the seed, what a saved match is (``tui/saving.py``)."""
 
     @property
     def round(self) -> int:
@@ -102,7 +147,21 @@ class Match:
     def push(self, seat: int, move: Move | str) -> list[Event]:
         """A person's move (raises :class:`~unogame.table.TableError`, changing nothing,
         if refused)."""
-        return self.table.play(seat, move)
+        events = self.table.play(seat, move)
+        self.moves.append((seat, move_text(move)))
+        return events
+
+    def apply(self, play: BotPlay) -> list[Event]:
+        """A bot's move the table accepted (``Table.apply``)."""
+        events = self.table.apply(play)
+        self.moves.append((play.seat, play.move.text))
+        return events
+
+    def next_round(self) -> list[Event]:
+        """The next round's deal (``Table.next_round``)."""
+        events = self.table.next_round()
+        self.moves.append((-1, NEXT_ROUND))
+        return events
 
     def pace(self, request: DecisionRequest) -> float:
         """Seconds after its position appeared before ``request`` is run, so that people
@@ -147,4 +206,10 @@ class Match:
         return next((event for event in reversed(events) if event["type"] == kind), None)
 
 
-__all__ = ["Match", "MatchConfig", "SeatConfig", "TableError"]
+def move_text(move: Move | str) -> str:
+    """A move's text in the notation (a text is parsed first: the log holds one form)."""
+    return (Move.parse(move) if isinstance(move, str) else move).text
+
+
+__all__ = ["NEXT_ROUND", "Match", "MatchConfig", "SeatConfig", "SeenGame", "SeenMatch",
+           "TableError"]

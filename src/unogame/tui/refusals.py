@@ -16,6 +16,8 @@ No Textual here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..engine import Game
 from ..engine.explain import Param, refusal
 from ..engine.moves import Move
@@ -47,13 +49,23 @@ def refusal_text(words: Words, game: PlayableGame, seat: int, move: Move) -> str
     if not isinstance(game, Game):  # the terminal's tables hold the engine's Game
         return words.t("tui.msg.not_legal")
     found = refusal(game, seat, move)
-    key = f"web.why.{found.code}"
-    params = {name: _param(words, name, value) for name, value in found.params.items()}
+    return reason_text(words, found.code, found.params, found.text)
+
+
+def reason_text(words: Words, code: str, params: Mapping[str, Param], fallback: str) -> str:
+    """The engine's refusal ``code`` with its ``params`` in ``words``' language (as a
+    server sends it too); ``fallback`` when there is no text for it.
+
+    >>> reason_text(Words("th", ["Ann", "Bob"]), "not_your_turn", {"turn": 0}, "?")
+    'ตอนนี้เป็นตาของ Ann ไม่ใช่ตาของคุณ'
+    """
+    key = f"web.why.{code}"
+    fields = {name: _param(words, name, value) for name, value in params.items()}
     try:
-        text = words.t(key, **params)
+        text = words.t(key, **fields)
     except (KeyError, IndexError):  # a text naming a parameter this code lacks
-        return found.text
-    return found.text if text == key else text
+        return fallback
+    return fallback if text == key else text
 
 
-__all__ = ["play_move", "refusal_text"]
+__all__ = ["play_move", "reason_text", "refusal_text"]

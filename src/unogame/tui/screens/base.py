@@ -61,17 +61,22 @@ class GameScreenMixin:
     def content(self) -> ComposeResult:
         yield from ()
 
+    composed = False
+    """Its widgets are there (``on_mount`` ran): a change before that, a message of a
+    remote match arriving while the screen is pushed, waits for the first draw."""
+
     def on_mount(self) -> None:
         node = cast(Widget, self)
         node.watch(node.app, "language", self._relabel, init=False)
         node.watch(node.app, "match_version", self._relabel, init=False)
+        self.composed = True
         self._relabel()
 
     def _relabel(self) -> None:
         # A screen still mounting when the app quits (or shuts down, as a test's app does:
         # not detached then, but no longer running) has its widgets gone: nothing to draw.
         node = cast(Widget, self)
-        if node.is_attached and node.app.is_running:
+        if self.composed and node.is_attached and node.app.is_running:
             self.redraw()
 
     def redraw(self) -> None:

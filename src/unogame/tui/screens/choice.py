@@ -35,12 +35,16 @@ class ChoiceScreen(UnoModal[str | None]):
         for key, _label, value in self.options:
             if event.character is not None and event.character.lower() == key:
                 event.stop()
-                self.dismiss(value)
+                self._answer(value)
                 return
         if event.key == "escape" and self.cancellable:
             event.stop()
-            self.dismiss(None)
+            self._answer(None)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(event.option.id)
+        self._answer(event.option.id)
+
+    def _answer(self, value: str | None) -> None:
+        if self.app.screen is self:  # not taken away meanwhile (a remote match ended)
+            self.dismiss(value)

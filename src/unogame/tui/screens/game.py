@@ -33,10 +33,10 @@ from ...engine.moves import (
     UNO,
 )
 from ..cards import COLOR_SYMBOLS, card_label, sort_key
-from ..refusals import play_move, refusal_text
+from ..refusals import play_move
 from ..rules_text import rules_summary
 from ..table_text import direction_words, players_text, table_text
-from ..widgets import HandView, LogView
+from ..widgets import HandView, KeyFooter, LogView
 from .base import UnoScreen
 from .choice import ChoiceScreen
 from .help import HelpScreen
@@ -90,6 +90,7 @@ class GameScreen(UnoScreen[None]):
         yield LogView(id="log")
         yield HandView(id="hand")
         yield Static(id="prompt")
+        yield KeyFooter(id="footer")
 
     @property
     def hand(self) -> HandView:
@@ -145,8 +146,25 @@ class GameScreen(UnoScreen[None]):
         self._draw_hand(view, legal)
         self._call_chances(view, legal)
         self.query_one("#prompt", Static).update(self._prompt(view, legal))
+        self.query_one("#footer", KeyFooter).items = self._footer()
         if viewer is not None and any(m.kind == COLOR for m in legal) and not self.choosing:
             self.call_later(self._choose_first_color)
+
+    def _footer(self) -> tuple[tuple[str, str], ...]:
+        """The table's keys for the footer, in the screen's language (most needed first;
+        help, language and quit last, always shown)."""
+        t = self.t
+        return (("←→", t("tui.footer.choose")), (t("tui.footer.play_key"), t("tui.footer.play")),
+                ("D", t("tui.footer.draw")), ("U", "UNO"), ("C", t("tui.footer.catch")),
+                ("PgUp", t("tui.footer.log")), ("?", t("tui.footer.help")),
+                ("F2", t("tui.footer.lang")), ("^Q", t("tui.footer.quit")))
+
+    def on_hand_view_clicked(self, message: HandView.Clicked) -> None:
+        """A click on a card plays it, as choosing it and Enter do (refused: why)."""
+        if self.held() or self.choosing:
+            return
+        self.hand.cursor = message.index
+        self.action_play()
 
     def _call_chances(self, view: dict[str, Any], legal: list[Move]) -> None:
         """A bell when a chance appears (the turn comes, a jump-in or a catch becomes
@@ -176,7 +194,11 @@ class GameScreen(UnoScreen[None]):
                             name=self.words.seat_name(view["turn"]))
         else:
             status = self.t("tui.status.over", round=match.round, target=target)
-        self.query_one("#status", Static).update(Text(status, style="bold"))
+        line = Text(status, style="bold")
+        notice = self.uno.status_notice()
+        if notice:  # the link to a room's server is down: said where the eye is
+            line = Text.assemble((notice, "bold reverse"), " ", line)
+        self.query_one("#status", Static).update(line)
 
     def _direction(self, view: dict[str, Any]) -> str:
         return direction_words(self.words, view)
@@ -241,7 +263,6 @@ class GameScreen(UnoScreen[None]):
         if catches:
             extras.append(t("tui.keys.catch",
                             names=", ".join(self.words.seat_name(s) for s in catches)))
-        extras.append(t("tui.keys.general"))
         text = Text(first, style="bold")
         text.append("\n" + " · ".join(extras))
         return text
@@ -319,11 +340,13 @@ class GameScreen(UnoScreen[None]):
     def refuse_move(self, move: Move) -> None:
         """Say why the person at the keyboard may not make ``move`` now (the engine's
         reason, in the screen's language)."""
-        match, viewer = self.uno.match, self.uno.viewer
-        if match is None or viewer is None:
+        viewer = self.uno.viewer
+        if self.uno.match is None or viewer is None:
             self.refuse()
             return
-        self.refuse(refusal_text(self.words, match.game, viewer, move))
+        why = self.uno.why_not(viewer, move)
+        if why is not None:
+            self.refuse(why)
 
     def action_draw(self) -> None:
         self._do(DRAW)

@@ -55,10 +55,10 @@ class ScoreScreen(UnoModal[None]):
         if view["game_winner"] is not None:
             footer.append(t("tui.score.match_over", name=words.seat_name(view["game_winner"]))
                           + "\n", style="bold")
-            footer.append(t("tui.score.again"))
+            footer.append(self.uno.score_footer(True))
         else:
             footer.append(t("tui.score.target", target=match.config.rules.target_score) + "\n")
-            footer.append(t("tui.score.next"))
+            footer.append(self.uno.score_footer(False))
         self.query_one("#score", Static).update(Group(title, Text(), table, Text(), footer))
 
     def action_next(self) -> None:
