@@ -114,18 +114,25 @@ def test_a_terminal_seat_plays_a_room_of_uno_serve(server: ServerProcess, tmp_pa
                 assert len(hand) == host.game()["view"]["hands"][SEAT]  # as the host counts it
                 text = screen_text(app)
                 assert "Tui" in text and "Host" in text and "Bot 1" in text
-                # an unplayable card: the server's reason for it, in the player's language
-                why = app.remote.game.why if app.remote else {}
-                if why:
-                    card = next(iter(why))
+                # an unplayable card: the reason asked of the server, in the player's language
+                legal = {move.card_code for move in app.remote.game.legal_moves(SEAT)} \
+                    if app.remote else set()
+                unplayable = [card for card in hand if card not in legal]
+                if unplayable:
+                    card = unplayable[0]
                     while screen.hand.chosen != card:
                         await pilot.press("right")
                     await pilot.press("enter")
-                    reason = why[card]
-                    expected = reason_text(Words(lang, app.remote.names if app.remote else []),
-                                           reason["code"], {**reason["params"], "card": card}, "?")
-                    assert screen.message == expected
-                    assert expected.split()[-1] in screen_text(app)
+                    await until(pilot, lambda: app.last_why is not None)
+                    answer = app.last_why or {}
+                    assert answer["card"] == card
+                    reason = answer["refusal"]
+                    if reason is not None:  # none: a bot's move made the card playable
+                        expected = reason_text(
+                            Words(lang, app.remote.names if app.remote else []),
+                            reason["code"], {**reason["params"], "card": card}, "?")
+                        assert expected != "?" and screen.message == expected
+                        assert expected.split()[-1] in screen_text(app)
                 # a key the server refuses: its code, said in the player's language
                 await pilot.press("k")
                 await until(pilot, lambda: app.last_error is not None and bool(screen.message))
@@ -267,8 +274,6 @@ def state_message() -> dict[str, Any]:
                                "color": "R", "turn": SEAT})
     return {"type": "state", "status": "playing", "version": 7, "round": 1,
             "view": game.view(SEAT), "legal": [m.text for m in game.legal_moves(SEAT)],
-            "why": {"B2": {"code": "no_match", "rule": "R4.2",
-                           "params": {"top": "R9", "color": "R"}}},
             "log": [{"type": "deal", "dealer": 1, "top": "R9", "turn": SEAT, "direction": 1}]}
 
 
@@ -292,16 +297,23 @@ def test_a_match_that_ends_under_a_dialog_goes_back_to_the_room(lang: str,
             await until(pilot, lambda: isinstance(app.screen, GameScreen))
             await pilot.pause()
             screen = game_screen(app)
+            asked: list[dict[str, Any]] = []
+            app.link.send = lambda message: asked.append(message) is None  # type: ignore[method-assign]
             screen.hand.choose("B2")
-            await pilot.press("enter")  # the server's reason for B2, in the language
+            await pilot.press("enter")  # asks the server why B2 cannot be played
+            assert asked == [{"type": "why", "card": "B2"}]
+            app.received({"type": "why", "card": "B2", "version": 7, "refusal": {
+                "code": "no_match", "rule": "R4.2", "params": {"top": "R9", "color": "R"}}})
+            await pilot.pause()  # the answer, in the language
             assert screen.message == translate(lang, "web.why.no_match", card="B2", top="R9",
                                                color=Words(lang).color_name("R"))
+            del app.link.send
             screen.hand.choose("W")
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
             view = {**state["view"], "winner": 0, "game_winner": 0, "scores": [120, 0, 0]}
             app.received({"type": "update", "status": "match_over", "version": 8, "round": 1,
-                          "view": view, "legal": [], "why": {},
+                          "view": view, "legal": [],
                           "events": [{"type": "round_over", "winner": 0,
                                       "points": [120, 0, 0], "scores": [120, 0, 0],
                                       "hands": [[], ["B7", "Y3"], ["W", "R5", "B2"]]}]})

@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 from ..engine import Move, Rules, RulesError
 from ..engine.errors import NotationError
+from ..server.updates import GameReader
 from .match import MatchConfig, SeatConfig
 from .saving import write_atomically
 
@@ -118,17 +119,14 @@ class RemoteGame:
         self._view: dict[str, Any] = {"players": players, "hands": [0] * players,
                                       "turn": 0, "winner": None, "game_winner": None}
         self._legal: list[Move] = []
-        self.why: dict[str, dict[str, Any]] = {}
-        """Why each unplayable card of the hand cannot be played (code, rule, params)."""
 
-    def update(self, view: dict[str, Any], legal: list[str], why: dict[str, Any]) -> None:
+    def update(self, view: dict[str, Any], legal: list[str]) -> None:
         self._view = view
         moves = []
         for text in legal:
             with contextlib.suppress(NotationError):
                 moves.append(Move.parse(text))
         self._legal = moves
-        self.why = why
 
     @property
     def players(self) -> int:
@@ -241,8 +239,7 @@ class RemoteMatch:
                     self.events.append((number, event))
         del self.events[:-LOG_KEEP]
         self._round = number
-        self._game.update(view, [str(text) for text in message.get("legal", [])],
-                          dict(message.get("why") or {}))
+        self._game.update(view, [str(text) for text in message.get("legal", [])])
 
     def log_for(self, seat: int | None, round_number: int | None = None) -> list[dict[str, Any]]:
         number = self._round if round_number is None else round_number
@@ -336,6 +333,7 @@ class Link:
         else:
             await self._send_now({"type": "join", "room": self.address.code, "name": self.name})
         await self._ping()
+        reader = GameReader()  # a new link starts from the state the server sends first
         beat = asyncio.create_task(self._beat(ws))
         try:
             async for text in ws:
@@ -344,9 +342,9 @@ class Link:
                 self._ping_at = None  # anything heard: the link lives
                 if self.state != "open" and self._seated:
                     self._tell("open")
-                try:
-                    message = json.loads(text)
-                except ValueError:
+                try:  # an update is the room's public part and this seat's own, merged
+                    message = reader.read(text)  # with the game message before it
+                except (ValueError, KeyError, TypeError, IndexError):
                     continue
                 if isinstance(message, dict):
                     self._heard(message)

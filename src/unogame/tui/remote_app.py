@@ -36,6 +36,8 @@ class RemoteApp(UnoApp):
         self._final_closed = False
         """The finished match's last scoreboard was closed: back to the room."""
         self.last_error: dict[str, Any] | None = None
+        self.last_why: dict[str, Any] | None = None
+        """The server's last answer to a ``why`` asked for a card."""
         """The server's latest refusal (its code says what the screen said)."""
 
     def open_first(self) -> None:
@@ -64,6 +66,9 @@ class RemoteApp(UnoApp):
             self.notice = self.words.t("web.toast.removed")
         elif kind == "error":
             self._refused(message)
+            return
+        elif kind == "why":
+            self._why_answered(message)
             return
         self._show()
 
@@ -128,20 +133,24 @@ class RemoteApp(UnoApp):
         return True
 
     def why_not(self, seat: int, move: Move) -> str | None:
-        """A card's refusal is in the position already (as the page has it); any other
-        move is asked of the server, whose refusal comes back as an error."""
+        """A card's refusal is asked of the server (``why``, as the page asks when a card
+        is tapped; the answer is said when it comes); any other move is sent, and its
+        refusal comes back as an error."""
         remote = self.remote
         if remote is None:
             return self.words.t("tui.msg.not_legal")
         code = move.card_code if move.kind == PLAY else None
-        reason = remote.game.why.get(code) if code else None
-        if isinstance(reason, dict):
-            params = {**reason.get("params", {}), "card": code or ""}
-            return reason_text(self.words, str(reason.get("code")), params,
-                               self.words.t("tui.msg.not_legal"))
-        if not self.link.move(move.text, remote.version):
-            return self.words.t("web.toast.not_connected")
-        return None
+        sent = (self.link.send({"type": "why", "card": code}) if code
+                else self.link.move(move.text, remote.version))
+        return None if sent else self.words.t("web.toast.not_connected")
+
+    def _why_answered(self, message: dict[str, Any]) -> None:
+        self.last_why = message
+        reason, card = message.get("refusal"), str(message.get("card", ""))
+        if isinstance(reason, dict):  # none: the position moved on and the card is playable
+            params = {**reason.get("params", {}), "card": card}
+            self.say(reason_text(self.words, str(reason.get("code")), params,
+                                 self.words.t("tui.msg.not_legal")))
 
     def score_closed(self) -> None:
         """The scoreboard closed: "next round" is pressed on the server (which deals once
