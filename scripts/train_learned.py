@@ -19,8 +19,11 @@ The shipped weights came from exactly these two commands on a 2-core machine.
 from __future__ import annotations
 
 import argparse
+import copy
+import gzip
 import itertools
 import multiprocessing
+import pickle
 import random
 import time
 from pathlib import Path
@@ -31,6 +34,7 @@ import numpy as np
 from unogame.bots import MediumBot
 from unogame.bots.base import play_next
 from unogame.bots.ismcts import HardBot
+from unogame.bots.knowledge import CardTracker
 from unogame.bots.learned import FEATURES, WEIGHTS, option_features
 from unogame.engine import Game, Move
 
@@ -38,23 +42,51 @@ PLAYERS = (2, 2, 2, 2, 3, 4, 4, 4, 5, 6, 8, 10)
 """Player counts drawn for each round (2 and 4 most)."""
 
 
-class RecordingHardBot(HardBot):
-    """``hard``, keeping each searched decision's option rows and its choice."""
+Record = tuple[dict[str, Any], int, dict[str, Any], list[int], int, int, list[int], list[float]]
+"""One searched decision: the view, the seat, the card tracker's fields, the option codes,
+``medium``'s choice (code, -1: none), the option ``hard`` chose, and its search's visits
+and summed rewards by option (kept raw, so the features can change without new data)."""
 
-    def __init__(self, seed: int, sink: list[tuple[np.ndarray, int]]) -> None:
+
+class RecordingHardBot(HardBot):
+    """``hard``, keeping each searched decision as a :data:`Record`."""
+
+    def __init__(self, seed: int, sink: list[Record]) -> None:
         super().__init__(seed)
         self.sink = sink
+        self.outcome: tuple[int, list[int], list[float]] | None = None
+
+    def _core_search(self, *args: Any) -> tuple[int, list[int], list[float]] | None:
+        self.outcome = super()._core_search(*args)
+        return self.outcome
 
     def search(self, view: dict[str, Any], template: Game, options: list[Move],
                prior: Move | None = None) -> Move:
+        self.outcome = None
         chosen = super().search(view, template, options, prior)
         assert self.seat is not None
-        rows = option_features(view, self.seat, self.tracker, options, prior)
-        self.sink.append((rows, options.index(chosen)))
+        visits, rewards = ([], []) if self.outcome is None else self.outcome[1:]
+        tracker = self.tracker
+        state = {"known": copy.deepcopy(tracker.known),
+                 "allowance": copy.deepcopy(tracker.allowance),
+                 "named": list(tracker.named), "drawn": tracker.drawn}
+        self.sink.append((copy.deepcopy(view), self.seat, state,
+                          [move.code for move in options],
+                          -1 if prior is None else prior.code, options.index(chosen),
+                          list(visits), list(rewards)))
         return chosen
 
 
-def _play_round(seed: int, sink: list[tuple[np.ndarray, int]]) -> None:
+def tracker_from(seat: int, players: int, state: dict[str, Any]) -> CardTracker:
+    tracker = CardTracker(seat, players)
+    tracker.known = state["known"]
+    tracker.allowance = state["allowance"]
+    tracker.named = state["named"]
+    tracker.drawn = state["drawn"]
+    return tracker
+
+
+def _play_round(seed: int, sink: list[Record]) -> None:
     rng = random.Random(seed)
     players = rng.choice(PLAYERS)
     game = Game.new(players, seed=seed)
@@ -70,27 +102,25 @@ def _play_round(seed: int, sink: list[tuple[np.ndarray, int]]) -> None:
         moves += 1
 
 
-def _save(path: Path, sink: list[tuple[np.ndarray, int]]) -> None:
-    rows = np.concatenate([r for r, _ in sink])
-    sizes = np.array([len(r) for r, _ in sink], dtype=np.int32)
-    chosen = np.array([c for _, c in sink], dtype=np.int32)
-    np.savez_compressed(path, rows=rows, sizes=sizes, chosen=chosen)
+def _save(path: Path, sink: list[Record]) -> None:
+    with gzip.open(path, "wb") as out:
+        pickle.dump(sink, out)
 
 
 def _generate_worker(worker: int, workers: int, data: Path, deadline: float,
                      first_seed: int) -> None:
-    sink: list[tuple[np.ndarray, int]] = []
+    sink: list[Record] = []
     shard = 0
     seed = first_seed + worker
     while time.time() < deadline:
         _play_round(seed, sink)
         seed += workers
-        if len(sink) >= 2000 or (time.time() >= deadline and sink):
-            _save(data / f"w{worker}_s{first_seed}_{shard}.npz", sink)
+        if len(sink) >= 1000:
+            _save(data / f"w{worker}_s{first_seed}_{shard}.pkl.gz", sink)
             shard += 1
             sink = []
     if sink:
-        _save(data / f"w{worker}_s{first_seed}_{shard}.npz", sink)
+        _save(data / f"w{worker}_s{first_seed}_{shard}.pkl.gz", sink)
 
 
 def generate(args: argparse.Namespace) -> None:
@@ -104,18 +134,43 @@ def generate(args: argparse.Namespace) -> None:
         proc.start()
     for proc in procs:
         proc.join()
-    total = sum(len(np.load(p)["sizes"]) for p in data.glob("*.npz"))
-    print(f"{total} decisions in {data}")
+    print(f"{len(_records(data))} decisions in {data}")
 
 
-def _load(data: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    rows, sizes, chosen = [], [], []
-    for path in sorted(data.glob("*.npz")):
-        with np.load(path) as part:
-            rows.append(part["rows"])
-            sizes.append(part["sizes"])
-            chosen.append(part["chosen"])
-    return np.concatenate(rows), np.concatenate(sizes), np.concatenate(chosen)
+def _records(data: Path) -> list[Record]:
+    records: list[Record] = []
+    for path in sorted(data.glob("*.pkl.gz")):
+        with gzip.open(path, "rb") as part:
+            records += pickle.load(part)
+    return records
+
+
+def _load(data: Path, tau: float
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The feature rows of every decision, the decisions' sizes, ``hard``'s choices and the
+    target of each row: 1 on the choice (``tau`` 0), else a softmax of the search's mean
+    rewards at temperature ``tau``; and each row's mean reward in the search (its win
+    chance as ``hard`` estimated it; 0 where the search kept none)."""
+    rows, sizes, chosen, targets, values = [], [], [], [], []
+    for view, seat, state, codes, prior, pick, visits, rewards in _records(data):
+        tracker = tracker_from(seat, len(view["hands"]), state)
+        options = [Move.from_code(code) for code in codes]
+        rows.append(option_features(view, seat, tracker, options,
+                                    None if prior < 0 else Move.from_code(prior)))
+        sizes.append(len(codes))
+        chosen.append(pick)
+        target = np.zeros(len(codes))
+        target[pick] = 1.0
+        means = np.zeros(len(codes))
+        if visits and min(visits) > 0:
+            means = np.array(rewards) / np.array(visits)
+        values.append(means)
+        if tau > 0 and visits and min(visits) > 0:
+            soft = np.exp((means - means.max()) / tau)
+            target = 0.5 * target + 0.5 * soft / soft.sum()
+        targets.append(target)
+    return (np.concatenate(rows), np.array(sizes, dtype=np.int64),
+            np.array(chosen, dtype=np.int64), np.concatenate(targets), np.concatenate(values))
 
 
 class _Adam:
@@ -150,8 +205,11 @@ def _forward(params: list[np.ndarray], x: np.ndarray) -> tuple[np.ndarray, list[
 
 
 def _batch_loss(params: list[np.ndarray], x: np.ndarray, group: np.ndarray, target: np.ndarray,
-                groups: int, weight_decay: float) -> tuple[float, list[np.ndarray]]:
-    """Softmax cross-entropy over each group's rows; ``target``: the chosen row per group."""
+                value: np.ndarray, groups: int, weight_decay: float, value_weight: float
+                ) -> tuple[float, list[np.ndarray]]:
+    """Softmax over each group's rows: cross-entropy to ``target`` (each row's share), plus
+    ``value_weight`` times the expected loss of win chance against the group's best row
+    (``value``: the search's mean reward of each row)."""
     scores, acts = _forward(params, x)
     top = np.full(groups, -np.inf)
     np.maximum.at(top, group, scores)
@@ -159,12 +217,17 @@ def _batch_loss(params: list[np.ndarray], x: np.ndarray, group: np.ndarray, targ
     total = np.zeros(groups)
     np.add.at(total, group, e)
     p = e / total[group]
-    loss = float(-np.log(p[target] + 1e-12).mean())
-    d = p.copy()
-    d[target] -= 1
-    d /= groups
+    loss = float(-(target * np.log(p + 1e-12)).sum() / groups)
+    d = (p - target) / groups
+    if value_weight:
+        expected = np.zeros(groups)
+        np.add.at(expected, group, p * value)
+        best = np.full(groups, -np.inf)
+        np.maximum.at(best, group, value)
+        loss += value_weight * float((best - expected).mean())
+        d -= value_weight * p * (value - expected[group]) / groups
     grads: list[np.ndarray] = [np.empty(0)] * len(params)
-    dx = d.reshape(-1, 1)
+    dx = d.reshape(-1, 1).astype(np.float32)
     layers = len(params) // 2
     for i in reversed(range(layers)):
         grads[2 * i] = acts[i].T @ dx + weight_decay * params[2 * i]
@@ -184,7 +247,7 @@ def _accuracy(params: list[np.ndarray], x: np.ndarray, starts: np.ndarray, sizes
 
 
 def fit(args: argparse.Namespace) -> None:
-    rows, sizes, chosen = _load(Path(args.data))
+    rows, sizes, chosen, targets, values = _load(Path(args.data), args.tau)
     if rows.shape[1] != FEATURES:
         raise SystemExit(f"the data has {rows.shape[1]} features, the bot {FEATURES}")
     rng = np.random.default_rng(args.seed)
@@ -201,7 +264,7 @@ def fit(args: argparse.Namespace) -> None:
         index = np.concatenate([np.arange(starts[i], starts[i] + sizes[i]) for i in ids])
         group = np.repeat(np.arange(len(ids)), sizes[ids])
         first = np.concatenate([[0], np.cumsum(sizes[ids])[:-1]])
-        return x_all[index], group, first + chosen[ids], first
+        return x_all[index], group, index, first
 
     hx, _, _, hfirst = gather(held)
     widths = [FEATURES, *args.hidden, 1]
@@ -222,8 +285,9 @@ def fit(args: argparse.Namespace) -> None:
         losses = []
         for b in range(0, len(train), args.batch):
             ids = train[b:b + args.batch]
-            x, group, target, _ = gather(ids)
-            loss, grads = _batch_loss(params, x, group, target, len(ids), args.weight_decay)
+            x, group, index, _ = gather(ids)
+            loss, grads = _batch_loss(params, x, group, targets[index], values[index], len(ids),
+                                      args.weight_decay, args.value_weight)
             adam.step(grads)
             losses.append(loss)
         adam.lr *= args.decay
@@ -258,6 +322,12 @@ def main() -> None:
     fitting.add_argument("--lr", type=float, default=2e-3)
     fitting.add_argument("--decay", type=float, default=0.95)
     fitting.add_argument("--weight-decay", type=float, default=1e-5)
+    fitting.add_argument("--tau", type=float, default=0.0,
+                         help="0: learn hard's choice; else half of each target from a "
+                              "softmax of the search's mean rewards at this temperature")
+    fitting.add_argument("--value-weight", type=float, default=0.0,
+                         help="weight of the expected win chance lost against the "
+                              "search's best option (its mean rewards), beside imitation")
     fitting.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     (generate if args.command == "generate" else fit)(args)

@@ -14,7 +14,6 @@ from unogame.bots.knowledge import CardTracker
 from unogame.bots.learned import (
     FEATURES,
     ScoringNetwork,
-    context_features,
     option_features,
 )
 from unogame.engine import Game, Move
@@ -73,7 +72,10 @@ def test_a_tiny_network_plays_whole_rounds(players: int) -> None:
 
 def test_the_network_decides_the_searched_choices() -> None:
     """A network that likes drawing draws whenever it may; one that dislikes it plays."""
-    draw_feature = len(context_features(Game.new(2, seed=0).view(0), 0, CardTracker(0, 2))) + 1
+    game = Game.new(2, seed=0)
+    both = option_features(game.view(0), 0, CardTracker(0, 2),
+                           [Move.parse("draw"), Move.parse("pass")], None)
+    draw_feature = int(np.argmax((both[0] == 1) & (both[1] == 0)))  # the "a draw" flag
     for seed in range(30):
         game = Game.new(2, seed=seed)
         seat = game.turn

@@ -117,7 +117,20 @@ def option_features(view: dict[str, Any], seat: int, tracker: CardTracker,
     sizes = [len(h) if isinstance(h, list) else h for h in hands]
     following = (seat + view["direction"]) % players
     lacks = tracker.allowance[following] if following < len(tracker.allowance) else [None] * 5
+    others = [s for s in range(players) if s != seat]
     color_now = "RYGB".find(view["color"]) if view["color"] else -1
+    unseen = tracker.unseen(view)
+    unseen_color = [0] * 5
+    unseen_rank = [0] * 13
+    for card in unseen:
+        unseen_color[CARD_COLOR[card]] += 1
+        if card < WILD:
+            unseen_rank[CARD_RANK[card]] += 1
+    hidden = max(1, len(unseen))
+    named_next = tracker.named[following] if following < len(tracker.named) else -1
+    plays = sum(1 for move in options if move.kind == PLAY)
+    context += [len(options) / 10, plays / 10, unseen_color[4] / hidden,
+                sum(1 for c in range(4) if any(CARD_COLOR[x] == c for x in hand)) / 4]
     prior_codes = set()
     if prior is not None:
         prior_codes = {prior.code, prior.code | UNO_BIT}
@@ -145,7 +158,13 @@ def option_features(view: dict[str, Any], seat: int, tracker: CardTracker,
             (same_color + same_rank + wilds) / 10,
             float(limit == 0), (1 / (1 + limit)) if limit is not None else 0.0,
             target / 10, float(move.target >= 0 and move.target == following),
-            float(move.uno), float(move.code in prior_codes),
+            float(move.uno),
+            unseen_color[color] / hidden if color >= 0 else 0.0,
+            unseen_rank[rank] / 8 if rank >= 0 else 0.0,
+            sum(1 for other in others
+                if tracker.allowance[other][color] == 0) / len(others) if color >= 0 else 0.0,
+            float(color >= 0 and named_next == color),
+            float(move.code in prior_codes),
             len(rest) / 10 if card >= 0 else (len(hand) + 1) / 10,
         ]
         rows.append(context + row)
