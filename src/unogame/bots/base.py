@@ -18,8 +18,9 @@ True
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ..engine import Game, Move, Rules
 from ..engine.moves import ACCEPT, CATCH, COLOR, DRAW, PASS, PLAY, UNO
@@ -167,16 +168,44 @@ BOT_PLUGIN_GROUP = "unogame.bots"
 higher layers add levels this way, so this layer imports none of them."""
 
 
+NAMED_LEVELS: dict[str, str] = {}
+"""Levels an operator named (``uno serve --bot-level NAME=SPEC``): ``NAME`` plays as
+``SPEC`` (``policy:PATH``, a plugin level or a built-in one). Rooms offer these names and
+the built-in levels only: a path or plugin argument sent by a browser is never loaded."""
+
+_LEVEL_NAME: Final = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+
+
+def add_named_level(name: str, spec: str) -> None:
+    """Offer ``spec`` as the level ``name`` (rooms, ``uno play``). The bot is made once now,
+    so a wrong path or plugin fails here, with its error, and not in a game."""
+    if not _LEVEL_NAME.fullmatch(name):
+        raise ValueError(f"bot level name {name!r}: lower-case letters, digits, - and _, "
+                         "starting with a letter (at most 32)")
+    if name in BOT_LEVELS or name in NAMED_LEVELS:
+        raise ValueError(f"bot level {name!r} exists already")
+    make_bot(spec)
+    NAMED_LEVELS[name] = spec
+
+
+def level_names() -> list[str]:
+    """The levels a room may seat: the built-in ones, then the operator's named ones."""
+    return [*BOT_LEVELS, *NAMED_LEVELS]
+
+
 def make_bot(level: str, seed: int = 0) -> Bot:
-    """A new bot of the named level (``random``, ``rule``, ``easy``, ``medium``, ``hard``, or a
-    plugin level such as ``policy:PATH``)."""
+    """A new bot of the named level (``random``, ``rule``, ``easy``, ``medium``, ``hard``,
+    ``learned``, a level named by :func:`add_named_level`, or a plugin level such as
+    ``policy:PATH``)."""
+    if level in NAMED_LEVELS:
+        return make_bot(NAMED_LEVELS[level], seed)
     if isinstance(level, str) and ":" in level:
         return _plugin_bot(level, seed)
     try:
         return BOT_LEVELS[level](seed)
     except KeyError:
         raise ValueError(
-            f"unknown bot level {level!r} (one of: {', '.join(BOT_LEVELS)}, or policy:PATH)"
+            f"unknown bot level {level!r} (one of: {', '.join(level_names())}, or policy:PATH)"
         ) from None
 
 

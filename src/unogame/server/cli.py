@@ -192,6 +192,22 @@ def serve_host(args: argparse.Namespace) -> str | None:
     return "0.0.0.0" if lan else args.host or DEFAULT_HOST
 
 
+def add_bot_levels(specs: list[str]) -> str | None:
+    """Offer the operator's ``NAME=SPEC`` levels to rooms (each bot made once now, so a bad
+    path fails at start); the problem with the first bad one, else ``None``."""
+    from ..bots.base import add_named_level
+
+    for text in specs:
+        name, equals, spec = text.partition("=")
+        if not equals or not spec:
+            return f"--bot-level {text!r}: give NAME=SPEC, e.g. ppo=policy:model.zip"
+        try:
+            add_named_level(name.strip(), spec.strip())
+        except (ValueError, OSError, ImportError) as error:
+            return f"--bot-level {text!r}: {error}"
+    return None
+
+
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import uvicorn
 
@@ -202,6 +218,11 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     problem = forwarded_problem(args)
     if problem is not None:
         print(problem, file=err)
+        return 2
+
+    problem = add_bot_levels(getattr(args, "bot_level", None) or [])
+    if problem is not None:
+        print(f"uno serve: {problem}", file=err)
         return 2
 
     host = serve_host(args)
@@ -281,6 +302,10 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--request-timeout", type=float, metavar="SECONDS",
                        help="close a connection that sends no complete request in this "
                             "long (default 5)")
+    serve.add_argument("--bot-level", action="append", metavar="NAME=SPEC",
+                       help="offer rooms a bot level NAME that plays as SPEC: policy:PATH, "
+                            "a plugin level (entry point group unogame.bots) or a built-in "
+                            "level (repeatable; browsers may pick NAME, never a path)")
     serve.add_argument("--bot-think", type=float, default=0.9,
                        help="seconds a bot thinks on its turn")
     serve.add_argument("--ws-compression", choices=("on", "off"),

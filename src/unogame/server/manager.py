@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots.base import BOT_LEVELS
+from ..bots.base import level_names
 from ..engine import CUSTOM_RULES, Rules
 from ..engine.custom import (
     ALLOWED_WHO,
@@ -183,9 +183,10 @@ class RoomManager:
         """
         if not isinstance(settings, dict):
             raise RoomError("bad_settings", "settings must be an object")
-        if not isinstance(bots, list) or not all(isinstance(level, str) and level in BOT_LEVELS
+        levels = level_names()
+        if not isinstance(bots, list) or not all(isinstance(level, str) and level in levels
                                                  for level in bots):
-            raise RoomError("bad_level", f"bots: a list of levels from {list(BOT_LEVELS)}")
+            raise RoomError("bad_level", f"bots: a list of levels from {levels}")
         checked = parse_settings(settings)
         if len(bots) + 1 > checked["capacity"]:
             raise RoomError("bad_settings", "more bots than free seats")
@@ -254,7 +255,7 @@ def meta() -> dict[str, Any]:
     """What the create-room form offers: bot levels, custom rules, rule defaults."""
     from dataclasses import asdict
 
-    return {"bot_levels": list(BOT_LEVELS), "default_bot_level": default_bot_level(),
+    return {"bot_levels": level_names(), "default_bot_level": default_bot_level(),
             "custom_rules": list(CUSTOM_RULES), "rules": asdict(Rules()),
             "min_seats": MIN_PLAYERS, "max_seats": MAX_PLAYERS,
             "seat_purpose": SEAT_PURPOSE, "event_kinds": event_kinds_json(),

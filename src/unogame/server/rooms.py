@@ -17,7 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..bots.base import BOT_LEVELS
+from ..bots.base import level_names
 from ..engine import Event, Game, Rules
 from ..engine.errors import PositionError, RulesError
 from ..engine.game import MIN_PLAYERS
@@ -283,7 +283,7 @@ class Room(RoomMessages):
     async def add_bot(self, level: Any) -> None:
         if self.status != LOBBY:
             raise RoomError("already_started", "bots are added before the game starts")
-        if not isinstance(level, str) or level not in BOT_LEVELS:
+        if not isinstance(level, str) or level not in level_names():
             raise RoomError("bad_level", f"unknown bot level {level!r}")
         if len(self.seats) >= self.capacity:
             raise RoomError("room_full", "every seat is taken")

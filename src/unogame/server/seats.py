@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..bots.base import BOT_LEVELS
+from ..bots.base import level_names
 from ..engine import Game, Rules
 from ..engine.custom import (
     CustomRuleError,
@@ -86,7 +86,7 @@ def players_refusal(error: RulesError | PositionError, players: int) -> RoomErro
 
 
 def default_bot_level() -> str:
-    return "medium" if "medium" in BOT_LEVELS else next(iter(BOT_LEVELS))
+    return "medium" if "medium" in level_names() else level_names()[0]
 
 
 def hash_token(token: str) -> str:
@@ -161,8 +161,8 @@ def parse_settings(data: dict[str, Any]) -> dict[str, Any]:
     if type(grace) is not int or not 5 <= grace <= 600:
         raise RoomError("bad_settings", "grace must be 5 to 600 seconds")
     fill = data.get("fill")
-    if fill is not None and (not isinstance(fill, str) or fill not in BOT_LEVELS):
-        raise RoomError("bad_settings", f"fill: null or a bot level from {list(BOT_LEVELS)}")
+    if fill is not None and (not isinstance(fill, str) or fill not in level_names()):
+        raise RoomError("bad_settings", f"fill: null or a bot level from {level_names()}")
     family = data.get("family", False)
     if type(family) is not bool:
         raise RoomError("bad_settings", "family must be true or false")

@@ -18,8 +18,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "play", help="play in the terminal against bots or friends on one keyboard",
         description="Without --players or --bots a setup screen opens first.")
     play.add_argument("--players", type=int, help="number of players, 2 to 10")
-    play.add_argument("--bots", help=f"bot levels, comma-separated ({', '.join(BOT_LEVELS)}); "
-                      "the other seats are people taking turns at the keyboard")
+    play.add_argument("--bots", help=f"bot levels, comma-separated ({', '.join(BOT_LEVELS)}, "
+                      "policy:PATH or a plugin level); the other seats are people taking "
+                      "turns at the keyboard")
     play.add_argument("--names", help="people's names, comma-separated")
     play.add_argument("--lang", choices=LANGUAGES,
                       help="en or th (default: en; a resumed match: its own)")

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..bots import BOT_LEVELS, Bot
+from ..bots import BOT_LEVELS, Bot, make_bot
 from ..engine import Event, Game, Move, Rules
 from ..table import BotPlay, DecisionRequest, SeatSpec, Table, TableError, TableSettings
 
@@ -68,9 +68,10 @@ class MatchConfig:
             raise ValueError("a match needs 2 to 10 players (R1.3)")
         for seat in self.seats:
             if seat.level is not None and seat.level not in BOT_LEVELS:
-                raise ValueError(
-                    f"unknown bot level {seat.level!r} (one of: {', '.join(BOT_LEVELS)})"
-                )
+                try:  # policy:PATH or a plugin level: made once here, to fail now if wrong
+                    make_bot(seat.level)
+                except (ValueError, OSError, ImportError) as error:
+                    raise ValueError(f"bot level {seat.level!r}: {error}") from None
 
 
 class SeenGame(Protocol):

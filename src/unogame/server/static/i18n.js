@@ -14,6 +14,11 @@ export function t(key, fields = {}) {
   return text;
 }
 
+/** A bot level's label; a level the operator named (uno serve --bot-level) by its name. */
+export function levelName(level) {
+  return current.strings[`common.level.${level}`] ?? level;
+}
+
 export function cardName(code) {
   const { color, rank } = splitCode(code);
   if (color === null) return t(`common.card.${rank}`);

@@ -2,7 +2,7 @@
 
 import { builderView } from "./custom_rule.js";
 import { html } from "./html.js";
-import { t } from "./i18n.js";
+import { levelName, t } from "./i18n.js";
 import { PRESETS, SWITCHES, presetOf } from "./presets.js";
 import { S, spacedCode } from "./state.js";
 
@@ -17,7 +17,7 @@ export function homeScreen() {
   const numbers = [["hand_size", 1, 20], ["target_score", 1, 5000], ["uno_penalty", 0, 20], ["custom_count", 1, 20]];
   const name = (localStorage.getItem("uno.name") || "");
   const levelOptions = (selected) => meta.bot_levels.map((level) =>
-    html`<option value="${level}" ${level === selected ? "selected" : ""}>${t(`common.level.${level}`)}</option>`);
+    html`<option value="${level}" ${level === selected ? "selected" : ""}>${levelName(level)}</option>`);
   return html`<main class="home">
     <h1 class="title">${t("web.title")}</h1>
     <p class="tagline">${t("web.tagline")}</p>
@@ -47,7 +47,7 @@ export function homeScreen() {
             ${[10, 20, 30, 60, 120].map((s) => html`<option value="${s}" ${s === 20 ? "selected" : ""}>${t("web.timer_seconds", { seconds: s })}</option>`)}
           </select></label>
           <label class="field">${t("web.fill")}<select id="fill">
-            ${meta.bot_levels.map((level) => html`<option value="${level}" ${level === (S.form.fill ?? meta.default_bot_level) ? "selected" : ""}>${t("web.fill_bots", { level: t(`common.level.${level}`) })}</option>`)}
+            ${meta.bot_levels.map((level) => html`<option value="${level}" ${level === (S.form.fill ?? meta.default_bot_level) ? "selected" : ""}>${t("web.fill_bots", { level: levelName(level) })}</option>`)}
             <option value="">${t("web.fill_empty")}</option>
           </select></label>
         </div>

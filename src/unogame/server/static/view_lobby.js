@@ -2,7 +2,7 @@
 
 import { helperToggle } from "./helper.js";
 import { html } from "./html.js";
-import { t } from "./i18n.js";
+import { levelName, t } from "./i18n.js";
 import { S, displayName, spacedCode } from "./state.js";
 import { ruleText } from "./words.js";
 
@@ -51,14 +51,14 @@ export function seatsPanel() {
   const seats = info.seats.map((seat, i) => html`<li class="seat-row" data-key="seat-${i}">
       <span class="dot ${seat.connected ? "on" : ""}" aria-hidden="true"></span>
       <span class="seat-name">${(displayName(seat))}${i === S.seat ? html` <em>(${t("web.you")})</em>` : ""}${i === info.host ? html` <span class="tag">${t("web.host")}</span>` : ""}</span>
-      ${seat.kind === "bot" ? html`<span class="tag bot">${t("web.bot")} · ${t(`common.level.${seat.level}`)}</span>` : ""}
+      ${seat.kind === "bot" ? html`<span class="tag bot">${t("web.bot")} · ${levelName(seat.level)}</span>` : ""}
       ${host && i !== info.host ? html`<button class="ghost small" data-action="remove" data-seat="${i}" aria-label="${t("web.remove_named", { name: (displayName(seat)) })}">✕</button>` : ""}
     </li>`);
   const free = info.capacity - info.seats.length;
   const empty = Array.from({ length: free }, () => html`<li class="seat-row empty">${t("web.empty_seat")}</li>`);
   const chosen = info.family ? "easy" : S.meta?.default_bot_level;  // a family room: easy bots
   const levels = (S.meta?.bot_levels ?? []).map((level) =>
-    html`<option value="${level}" ${level === chosen ? "selected" : ""}>${t(`common.level.${level}`)}</option>`);
+    html`<option value="${level}" ${level === chosen ? "selected" : ""}>${levelName(level)}</option>`);
   const rules = Object.entries(info.rules);
   return html`<section class="panel">
       <h2>${t("web.players", { count: info.seats.length, capacity: info.capacity })}</h2>
@@ -66,7 +66,7 @@ export function seatsPanel() {
       ${info.spectators ? html`<p class="muted">${t("web.spectators", { count: info.spectators })}</p>` : ""}
       ${rules.length ? html`<p class="muted">${t("web.house_rules")}: ${rules.map(([k, v]) => ruleText(k, v)).join(" · ")}</p>` : ""}
       ${info.family ? html`<p class="family-note" data-testid="family-note">${t("web.family_kind", { seconds: info.catch_grace })}</p>` : ""}
-      <p class="muted">${info.fill ? t("web.lobby_fill", { level: t(`common.level.${info.fill}`) }) : t("web.lobby_no_fill")}
+      <p class="muted">${info.fill ? t("web.lobby_fill", { level: levelName(info.fill) }) : t("web.lobby_no_fill")}
         ${t("web.lobby_grace", { seconds: info.grace ?? 20 })}</p>
       ${host ? html`<div class="row">
           <select id="bot-level" aria-label="${t("web.bot_level")}">${levels}</select>
