@@ -28,7 +28,7 @@ from test_server_support import Client, ServerThread, create_room, run
 from unogame import i18n
 from unogame.server.flow import STAND_IN_PREFIX
 from unogame.server.redis_store import RedisStorage, log_key, room_key
-from unogame.server.storage import StaleError, StorageError
+from unogame.server.storage import StorageError
 
 ROOMS = 2
 
@@ -211,44 +211,6 @@ def test_a_change_that_reaches_redis_after_its_deadline_is_not_stored(
         assert redis_server.client().lrange(log_key(code, 1), 0, -1) == ["0|draw"]
     finally:
         storage.delete_room(code)
-        storage.close()
-
-
-def test_one_loop_turns_moves_go_to_redis_in_one_transaction(
-        redis_server: RedisServer) -> None:
-    """The moves of one loop turn (two rooms) are one MULTI/EXEC: each checked on its own
-    (a stale one refused, the others stored); with Redis not answering, every move of the
-    group is refused and none is stored, even once Redis reads them."""
-    storage = RedisStorage(redis_server.url, "a-test-process")
-    db = redis_server.client()
-    codes = ["GROUPONE", "GROUPTWO"]
-
-    def execs() -> int:
-        return int(db.info("commandstats").get("cmdstat_exec", {}).get("calls", 0))
-
-    try:
-        for code in codes:
-            storage.save_room(code, {"game_no": 1})
-        before = execs()
-        results = storage.append_moves([(codes[0], 1, 0, 0, "draw"), (codes[1], 1, 0, 1, "pass"),
-                                        (codes[0], 1, 5, 1, "draw"), (codes[0], 1, 1, 1, "R5")])
-        assert execs() == before + 1
-        assert [type(result) for result in results] == [type(None), type(None), StaleError,
-                                                         type(None)]
-        assert db.lrange(log_key(codes[0], 1), 0, -1) == ["0|draw", "1|R5"]
-        assert db.lrange(log_key(codes[1], 1), 0, -1) == ["1|pass"]
-        redis_server.pause()
-        try:
-            results = storage.append_moves([(codes[0], 1, 2, 0, "draw"),
-                                            (codes[1], 1, 1, 0, "draw")])
-        finally:
-            redis_server.resume()
-        assert all(isinstance(result, StorageError) for result in results), results
-        time.sleep(0.5)
-        assert db.llen(log_key(codes[0], 1)) == 2 and db.llen(log_key(codes[1], 1)) == 1
-    finally:
-        for code in codes:
-            storage.delete_room(code)
         storage.close()
 
 

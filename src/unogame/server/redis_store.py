@@ -23,10 +23,10 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from .storage import LogEntry, StaleError, Storage, StorageError
+from .storage import StaleError, Storage, StorageError
 
 try:
     import redis
@@ -288,37 +288,6 @@ class RedisStorage(Storage):
                          [game_no, index, seat, move, self.process])
         except StaleError as error:
             raise self._stale(code, error) from None
-
-    def append_moves(self, entries: Sequence[LogEntry]) -> list[Exception | None]:
-        """The entries of one loop turn in one round trip: their scripts in one MULTI/EXEC
-        (Redis runs all of them or, the link failing, none). Each entry is still checked on
-        its own (a stale one is refused, the others stored); refused as late at once (a
-        wrong reading of Redis's clock), the refused ones are sent again one by one."""
-        if len(entries) == 1:
-            return super().append_moves(entries)
-        deadline = self.clock.deadline()
-        sent = time.monotonic()
-        pipe = self._db.pipeline(transaction=True)
-        for code, game_no, index, seat, move in entries:
-            self._append(keys=[room_key(code), log_key(code, game_no), channel(code)],
-                         args=[game_no, index, seat, move, self.process, deadline],
-                         client=pipe)
-        try:
-            replies = self._call(pipe.execute, raise_on_error=False)
-        except (StorageError, StaleError) as error:
-            return [StorageError(str(error)) for _entry in entries]  # one each: raised apart
-        results: list[Exception | None] = []
-        for entry, reply in zip(entries, replies, strict=True):
-            if not isinstance(reply, Exception):
-                results.append(None)
-            elif str(reply).startswith("STALE"):
-                results.append(self._stale(entry[0], StaleError(str(reply))))
-            elif str(reply).startswith("LATE") and time.monotonic() - sent < DEADLINE - 0.05:
-                self.clock.forget()
-                results.append(super().append_moves([entry])[0])
-            else:
-                results.append(StorageError(f"Redis: {reply}"))
-        return results
 
     def load_moves(self, code: str, game_no: int) -> list[tuple[int, str]]:
         entries = self._call(self._db.lrange, log_key(code, game_no), 0, -1)
