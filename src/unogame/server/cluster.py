@@ -13,7 +13,6 @@ gap. The lease (``redis_hub.py``) says which process drives the room's bots and 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import secrets
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Any
 
 from ..table import TableError
 from .commits import off_loop
+from .coordination import Coordination
 from .flow import RETRY_SECONDS
 from .hub import Hub, LocalHub
 from .manager import RoomManager
@@ -56,14 +56,21 @@ def join_cluster(manager: RoomManager) -> Cluster | None:
     return None
 
 
-class Cluster:
-    """This process's part in a group of processes sharing rooms through Redis."""
+class Cluster(Coordination):
+    """This process's part in a group of processes sharing rooms through Redis: the
+    coordination of every room it holds."""
+
+    shared = True
 
     def __init__(self, manager: RoomManager, hub: RedisHub, storage: RedisStorage) -> None:
         self.manager = manager
         self.hub = hub
         self.storage = storage
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._driven: set[str] = set()
+        """The rooms whose lease this process holds."""
+        self._elsewhere: dict[str, dict[str, dict[str, Any]]] = {}
+        """The other processes' clients of each room held, by room and process."""
         hub.on_event = self.heard
         hub.on_followed = self.followed
         hub.on_lease = self.lease
@@ -71,8 +78,7 @@ class Cluster:
         hub.on_dead = self.dead
         hub.wanted = self.wanted
         hub.others = self.others
-        manager.on_hold = self.hold
-        manager.on_drop = self.drop
+        manager.coordination = self
 
     def start(self) -> None:
         loop = self._loop = asyncio.get_running_loop()
@@ -91,15 +97,15 @@ class Cluster:
 
     def hold(self, room: Room) -> None:
         """This process now has a copy of the room: it follows its changes and presence."""
-        room.driving = False
-        room.refresh = functools.partial(self.refresh, room)
+        self._driven.discard(room.code)
+        self._elsewhere.pop(room.code, None)
         self.hub.follow(room.code)
         self._read_presence(room)
 
     def _read_presence(self, room: Room) -> None:
         async def presence() -> None:
             for process, seen in (await self.hub.read_presence(room.code)).items():
-                room.presence_elsewhere(process, seen)
+                self.presence_elsewhere(room, process, seen)
 
         if self._loop is not None:
             asyncio.ensure_future(presence()).add_done_callback(_quiet)
@@ -113,7 +119,31 @@ class Cluster:
             self._read_presence(room)
 
     def drop(self, room: Room) -> None:
+        self._driven.discard(room.code)
+        self._elsewhere.pop(room.code, None)
         self.hub.unfollow(room.code)
+
+    def drives(self, code: str) -> bool:
+        return code in self._driven
+
+    async def catch_up_now(self, room: Room) -> None:
+        await self.refresh(room)
+
+    def elsewhere(self, code: str) -> dict[str, dict[str, Any]]:
+        return self._elsewhere.get(code, {})
+
+    def presence_elsewhere(self, room: Room, process: str,
+                           presence: dict[str, Any] | None) -> None:
+        """Another process's clients of the room (``None``: it has none, or died)."""
+        if self.manager.rooms.get(room.code) is not room:
+            return  # dropped meanwhile
+        known = self._elsewhere.setdefault(room.code, {})
+        before = known.get(process)
+        if presence is None:
+            known.pop(process, None)
+        elif before is None or presence.get("seq", 0) >= before.get("seq", 0):
+            known[process] = presence
+        room.presence_changed()
 
     def wanted(self) -> dict[str, bool]:
         """Rooms to renew or take the lease of: those with clients here are wanted."""
@@ -121,7 +151,7 @@ class Cluster:
                 for code, room in self.manager.rooms.items()}
 
     def others(self) -> set[str]:
-        return {process for room in self.manager.rooms.values() for process in room.elsewhere}
+        return {process for known in self._elsewhere.values() for process in known}
 
     # ------------------------------------------------------------ what other processes did
 
@@ -140,7 +170,7 @@ class Cluster:
         elif kind == "pres":
             process, seen = payload.get("p"), payload.get("pres")
             if isinstance(process, str) and isinstance(seen, dict):
-                room.presence_elsewhere(process, seen if seen.get("seats") or
+                self.presence_elsewhere(room, process, seen if seen.get("seats") or
                                         seen.get("watchers") else None)
         elif kind in ("ready", "hand"):
             room.commits.start(lambda: self._shared(room, payload))
@@ -208,7 +238,10 @@ class Cluster:
         if room is None:
             return
         log.info("room %s: %s", code, "driven here" if held else "no longer driven here")
-        room.driving = held
+        if held:
+            self._driven.add(code)
+        else:
+            self._driven.discard(code)
         if held and stored != (self.storage.known_rev(code), room.game_no, room.log_length):
             self.catch_up(code)  # the process that drove it moved last: read what it did
         else:
@@ -230,8 +263,8 @@ class Cluster:
 
     def dead(self, processes: set[str]) -> None:
         for room in list(self.manager.rooms.values()):
-            for process in processes & set(room.elsewhere):
-                room.presence_elsewhere(process, None)
+            for process in processes & set(self.elsewhere(room.code)):
+                self.presence_elsewhere(room, process, None)
 
 
 def _quiet(task: asyncio.Future[Any]) -> None:

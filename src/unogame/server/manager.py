@@ -29,6 +29,7 @@ from ..table import MATCH_OVER as MATCH_OVER
 from ..table import PLAYING as PLAYING
 from ..table import ROUND_OVER as ROUND_OVER
 from .commits import off_loop
+from .coordination import Coordination, LocalCoordination
 from .flow import Timing as Timing
 from .hub import Hub
 from .rooms import Room
@@ -96,10 +97,9 @@ class RoomManager:
     """Rooms in storage that could not be restored, with why (their data is kept aside)."""
     creating: set[str] = field(default_factory=set)
     """Codes of rooms being stored (they count against ``max_rooms`` already)."""
-    on_hold: Callable[[Room], None] = lambda room: None
-    """A room is now held by this process (several processes: it follows its changes)."""
-    on_drop: Callable[[Room], None] = lambda room: None
-    """A room is no longer held by this process."""
+    coordination: Coordination = field(default_factory=LocalCoordination)
+    """Who drives each room, what other processes did (one process: local); told of
+    each room this process holds and drops."""
     on_gone: Callable[[Room], None] = lambda room: None
     """A room this process's clients have open is gone from storage (deleted by another
     process, or lost by a Redis that kept nothing): they are told, and leave it."""
@@ -111,7 +111,8 @@ class RoomManager:
             return
         for code, data in self.storage.load_rooms(unreadable).items():
             try:
-                self.rooms[code] = Room.restore(code, data, self.storage, self.hub, self.timing)
+                self.rooms[code] = Room.restore(code, data, self.storage, self.hub, self.timing,
+                                                coordination=self.coordination)
             except Exception as error:  # a damaged or tampered record: the others still load
                 unreadable[code] = f"{type(error).__name__}: {error}"[:300]
         for code, reason in sorted(unreadable.items()):
@@ -127,7 +128,8 @@ class RoomManager:
     def _nobody(self, room: Room) -> bool:
         """Nobody is in the room, here or (several processes) anywhere; only the process
         that drives a shared room deletes it."""
-        return not self.hub.clients(room.code) and not room.elsewhere and room.driving
+        return not self.hub.clients(room.code) and not self.coordination.elsewhere(room.code) \
+            and room.driving
 
     async def evict_idle(self) -> int:
         """Drop rooms with nobody connected and no activity for ``idle_room_seconds``."""
@@ -148,7 +150,7 @@ class RoomManager:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
             self.on_gone(room)
-            self.on_drop(room)
+            self.coordination.drop(room)
             room.close()
 
     async def _forget(self, unwanted: Callable[[Room], bool]) -> int:
@@ -171,7 +173,7 @@ class RoomManager:
             log.warning("room %s: not deleted (kept, tried again later): %s", code, error)
             self.rooms.setdefault(code, room)
             return False
-        self.on_drop(room)
+        self.coordination.drop(room)
         room.close()
         return True
 
@@ -201,7 +203,7 @@ class RoomManager:
             if code not in self.rooms and code not in self.unrestored \
                     and code not in self.creating:
                 break
-        room = Room(code, checked, self.storage, self.hub, self.timing)
+        room = Room(code, checked, self.storage, self.hub, self.timing, self.coordination)
         token = secrets.token_urlsafe(18)
         room.seats = [Seat(name, "human", token_hash=hash_token(token))]
         room.seats += [Seat(f"Bot {number}", "bot", level=level)
@@ -212,7 +214,7 @@ class RoomManager:
         finally:
             self.creating.discard(code)
         self.rooms[code] = room
-        self.on_hold(room)
+        self.coordination.hold(room)
         return room, 0, token
 
     async def _count(self) -> int:
@@ -240,9 +242,10 @@ class RoomManager:
         if loaded is None:
             raise RoomError("no_room", "no room with this code")
         data, moves = loaded
-        room = Room.restore(wanted, data, self.storage, self.hub, self.timing, moves)
+        room = Room.restore(wanted, data, self.storage, self.hub, self.timing, moves,
+                            self.coordination)
         self.rooms[wanted] = room
-        self.on_hold(room)
+        self.coordination.hold(room)
         return room
 
     def close(self) -> None:

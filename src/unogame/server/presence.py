@@ -6,16 +6,19 @@ coming back sends a bot standing in for them away, the last one leaving starts t
 gets it back on their return (a reload). A present person whose every page is hidden (a
 phone in the background) is *away*: on their turn that counts like gone (the table's
 rules). Each process reports per seat its connections (``seats``) and how many of them are
-hidden (``hidden``; missing: none), so the same holds with several processes. Mixed into
+hidden (``hidden``; missing: none), so the same holds with several processes: the room's
+coordination (``coordination.py``) knows the other processes' counts. Mixed into
 :class:`~.rooms.Room`.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from ..table import Table
+from .coordination import Coordination
 from .seats import Seat
 
 
@@ -25,8 +28,9 @@ class RoomPresence:
     seats: list[Seat]
     host: int
     spectators: int
-    elsewhere: dict[str, dict[str, Any]]
-    """Other server processes' clients of the room, by process."""
+    code: str
+    coordination: Coordination
+    """Knows the other server processes' clients of the room (one process: none)."""
     present: dict[int, bool]
     """Whether each seat was present when last looked at."""
     hidden_pages: dict[int, bool]
@@ -79,13 +83,17 @@ class RoomPresence:
         info.hidden = min(info.connected, max(0, info.hidden + (1 if hidden else -1)))
         self._presence()
 
+    def _others(self) -> Iterable[dict[str, Any]]:
+        """The other processes' presence in the room (one process: none)."""
+        return self.coordination.elsewhere(self.code).values()
+
     def visible_anywhere(self, seat: int) -> bool:
         """Someone has the seat open on a page that is not hidden, here or elsewhere."""
         key = str(seat)
         info = self.seats[seat]
         return info.connected - info.hidden > 0 or any(
             presence.get("seats", {}).get(key, 0) - presence.get("hidden", {}).get(key, 0) > 0
-            for presence in self.elsewhere.values())
+            for presence in self._others())
 
     def away_anywhere(self, seat: int) -> bool:
         """The seat is open, but only on hidden pages."""
@@ -95,25 +103,20 @@ class RoomPresence:
         """Someone has the seat open, in this process or another."""
         key = str(seat)
         return self.seats[seat].connected > 0 or any(
-            presence.get("seats", {}).get(key, 0) > 0 for presence in self.elsewhere.values())
+            presence.get("seats", {}).get(key, 0) > 0 for presence in self._others())
 
     def watchers(self) -> int:
         """Spectators in every process."""
         return self.spectators + sum(int(presence.get("watchers", 0))
-                                     for presence in self.elsewhere.values())
+                                     for presence in self._others())
 
     def clients_elsewhere(self) -> int:
         """Connections to the room in the other processes (seats and spectators)."""
         return sum(int(presence.get("watchers", 0)) + sum(presence.get("seats", {}).values())
-                   for presence in self.elsewhere.values())
+                   for presence in self._others())
 
-    def presence_elsewhere(self, process: str, presence: dict[str, Any] | None) -> None:
-        """Another process's clients of the room (``None``: it has none, or died)."""
-        known = self.elsewhere.get(process)
-        if presence is None:
-            self.elsewhere.pop(process, None)
-        elif known is None or presence.get("seq", 0) >= known.get("seq", 0):
-            self.elsewhere[process] = presence
+    def presence_changed(self) -> None:
+        """Another process's clients of the room changed (its coordination heard it)."""
         self._presence()
 
     def _presence(self) -> None:

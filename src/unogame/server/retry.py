@@ -12,9 +12,10 @@ the person sees the new position.
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, Concatenate, Final, ParamSpec, Protocol, TypeVar
 
+from .coordination import Coordination
 from .seats import RoomError
 from .storage import StaleError
 
@@ -26,9 +27,11 @@ T = TypeVar("T")
 
 
 class Refreshable(Protocol):
-    refresh: Callable[[], Awaitable[None]] | None
-    """Read the room from the shared storage and apply what this copy missed (``None``:
-    one process, nobody else changes the room)."""
+    async def refresh(self) -> None:
+        """Read the room from the shared storage and apply what this copy missed."""
+
+    @property
+    def coordination(self) -> Coordination: ...
 
     @property
     def closed(self) -> bool: ...
@@ -48,7 +51,7 @@ def retry_stale(method: Callable[Concatenate[R, P], Coroutine[Any, Any, T]]
             try:
                 return await method(self, *args, **kwargs)
             except StaleError:
-                if self.refresh is None or attempt == TRIES:
+                if not self.coordination.shared or attempt == TRIES:
                     raise
             await self.refresh()
             if self.closed:  # the room is not in storage any more

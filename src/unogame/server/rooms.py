@@ -10,14 +10,11 @@ checks every move, the storage appends it, and only then do clients hear of it.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..bots.base import level_names
 from ..engine import Event, Game, Rules
 from ..engine.errors import PositionError, RulesError
 from ..engine.game import MIN_PLAYERS
@@ -26,13 +23,13 @@ from ..table import MATCH_OVER as MATCH_OVER
 from ..table import PLAYING as PLAYING
 from ..table import ROUND_OVER as ROUND_OVER
 from ..table import SeatSpec, Table, TableError, TableSettings, fill_empty_seats
-from .admission import check_join, with_ban
 from .commits import Commits, off_loop, one_at_a_time
+from .coordination import LOCAL, Coordination
 from .flow import RoomGame
 from .flow import Timing as Timing
-from .hub import Client, Hub
+from .hub import Hub
 from .retry import retry_stale
-from .room_messages import RoomMessages
+from .room_lobby import RoomLobby
 from .seats import CODE_ALPHABET as CODE_ALPHABET
 from .seats import CODE_LENGTH as CODE_LENGTH
 from .seats import (
@@ -46,8 +43,6 @@ from .seats import (
     RoomError,
     Seat,
     default_bot_level,
-    hash_token,
-    person_name,
     players_refusal,
 )
 from .storage import StaleError, Storage, StorageError
@@ -56,12 +51,14 @@ from .why import move_refusal
 log = logging.getLogger("unogame.server")
 
 
-class Room(RoomMessages):
+class Room(RoomLobby):
     """One room: settings, seats, the current game (rebuilt from its log) and its bots."""
 
     def __init__(self, code: str, settings: dict[str, Any], storage: Storage, hub: Hub,
-                 timing: Timing) -> None:
+                 timing: Timing, coordination: Coordination = LOCAL) -> None:
         self.code = code
+        self.coordination = coordination
+        """Who drives the room, and catching up with other processes (one process: local)."""
         self.name: str = settings["name"]
         self.capacity: int = settings["capacity"]
         self.rules_dict: dict[str, Any] = settings["rules"]
@@ -99,11 +96,6 @@ class Room(RoomMessages):
         their replays; never sent to a client: they would show every hidden card)."""
         """A stacked deal for every game of the room (``dealer``, ``deck``, ``seed``):
         set from Python only, for tests and prepared lessons; players never send one."""
-        self.driving = True
-        """This process drives the room's bots, stand-ins and timers (with several
-        processes: it holds the room's lease)."""
-        self.elsewhere: dict[str, dict[str, Any]] = {}
-        """Other server processes' clients of the room, by process (presence)."""
         self.present: dict[int, bool] = {}
         self.hidden_pages: dict[int, bool] = {}
         self.creator: int | None = 0
@@ -111,9 +103,17 @@ class Room(RoomMessages):
         self.banned: list[str] = []
         """The join addresses (``admission.seat_mark``) of people the host removed: they
         join no seat here until the host lets them (``unban``)."""
-        self.refresh: Callable[[], Awaitable[None]] | None = None
-        """Several processes: read the room from Redis and apply what this copy missed (a
-        record change refused as stale is then tried again, ``retry.py``)."""
+
+    @property
+    def driving(self) -> bool:
+        """This process drives the room's bots, stand-ins and timers (with several
+        processes: it holds the room's lease)."""
+        return self.coordination.drives(self.code)
+
+    async def refresh(self) -> None:
+        """Read the room as stored and apply what this copy missed (a record change
+        refused as stale is then tried again, ``retry.py``)."""
+        await self.coordination.catch_up_now(self)
 
     # ------------------------------------------------------------ persistence
 
@@ -184,10 +184,11 @@ class Room(RoomMessages):
 
     @classmethod
     def restore(cls, code: str, data: dict[str, Any], storage: Storage, hub: Hub,
-                timing: Timing, moves: list[tuple[int, str]] | None = None) -> Room:
+                timing: Timing, moves: list[tuple[int, str]] | None = None,
+                coordination: Coordination = LOCAL) -> Room:
         """A room as stored; its game is rebuilt by replaying the move log (``moves``:
         read already, with the record)."""
-        room = cls(code, data, storage, hub, timing)
+        room = cls(code, data, storage, hub, timing, coordination)
         if moves is None:
             moves = storage.load_moves(code, data["game_no"]) if data["game_no"] else []
         room.load_record(data, moves)
@@ -237,125 +238,6 @@ class Room(RoomMessages):
         process's clients."""
         if self.current is not None and entries:
             self._changed(self.current.apply_entries(entries))
-
-    # ------------------------------------------------------------ seats
-
-    def _blank_name(self) -> str:
-        """The name of a person who gave none: numbered by the people who joined, not by
-        the seat (bots do not count), never one already taken."""
-        taken = {seat.name for seat in self.seats}
-        number = sum(1 for seat in self.seats if seat.kind == "human") + 1
-        while f"Player {number}" in taken:
-            number += 1
-        return f"Player {number}"
-
-    def find_token(self, token: Any) -> int | None:
-        if not isinstance(token, str) or not token:
-            return None
-        wanted = hash_token(token)
-        for index, seat in enumerate(self.seats):
-            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, wanted):
-                return index
-        return None
-
-    @one_at_a_time
-    @retry_stale
-    async def join(self, name: Any, mark: str | None = None,
-                   per_address: int = 4) -> tuple[int, str]:
-        """A new player takes a free seat in the lobby; returns the seat and its secret token.
-        ``mark``: the hash of the address joining (``admission.check_join``)."""
-        if self.status != LOBBY:
-            raise RoomError("already_started", "the game has started; you may watch")
-        if len(self.seats) >= self.capacity:
-            raise RoomError("room_full", "every seat is taken")
-        if mark is not None:
-            check_join(self.seats, self.banned, mark, self.capacity, per_address)
-        token = secrets.token_urlsafe(18)
-        seat = Seat(person_name(name, self._blank_name()), "human",
-                    token_hash=hash_token(token), joined_from=mark)
-        await self._store_seats([*self.seats, seat])
-        self.seats.append(seat)
-        self.publish_room()
-        return len(self.seats) - 1, token
-
-    @one_at_a_time
-    @retry_stale
-    async def add_bot(self, level: Any) -> None:
-        if self.status != LOBBY:
-            raise RoomError("already_started", "bots are added before the game starts")
-        if not isinstance(level, str) or level not in level_names():
-            raise RoomError("bad_level", f"unknown bot level {level!r}")
-        if len(self.seats) >= self.capacity:
-            raise RoomError("room_full", "every seat is taken")
-        number = sum(1 for seat in self.seats if seat.kind == "bot") + 1
-        seat = Seat(f"Bot {number}", "bot", level=level)
-        await self._store_seats([*self.seats, seat])
-        self.seats.append(seat)
-        self.publish_room()
-
-    @one_at_a_time
-    @retry_stale
-    async def remove_seat(self, index: Any) -> list[Client]:
-        """The host removes a bot or a player: gone from the lobby; in a game, a bot plays on.
-        Returns the clients that had the seat (they watch now)."""
-        if type(index) is not int or not 0 <= index < len(self.seats):
-            raise RoomError("bad_seat", "no such seat")
-        if index == self.host:
-            raise RoomError("bad_seat", "the host cannot remove their own seat")
-        removed = self.seats[index]
-        if self.status != LOBBY and removed.kind == "bot":
-            raise RoomError("bad_seat", "a bot already plays this seat")
-        lobby = self.status == LOBBY
-        creator = self.creator
-        if creator == index:
-            creator = None
-        elif creator is not None and lobby and creator > index:
-            creator -= 1
-        banned = with_ban(self.banned, removed.joined_from)  # stays out until let back
-        if lobby:
-            host = self.host - 1 if self.host > index else self.host
-            await self._store({
-                **self.record(), "host": host, "creator": creator, "banned": banned,
-                "seats": [seat.to_dict() for seat in self.seats if seat is not removed]})
-            del self.seats[index]
-            self.host = host
-        else:
-            as_bot = Seat(removed.name, "bot", level=default_bot_level())
-            await self._store({**self.record(), "creator": creator, "banned": banned, "seats": [
-                (as_bot if seat is removed else seat).to_dict() for seat in self.seats]})
-            removed.kind = "bot"
-            removed.level = as_bot.level
-            removed.token_hash = None
-            removed.connected = 0
-            removed.hidden = 0
-            assert self.current is not None
-            self.current.table.seat_to_bot(index, default_bot_level())
-        self.creator = creator
-        self.banned = banned
-        if lobby:  # the seats after the removed one moved up
-            self.present = {seat - (seat > index): here for seat, here in self.present.items()
-                            if seat != index}
-            self.hidden_pages = {seat - (seat > index): away for seat, away
-                                 in self.hidden_pages.items() if seat != index}
-        unseated = [client for client in self.hub.clients(self.code) if client.seat == index]
-        for client in self.hub.clients(self.code):
-            if client.seat == index:
-                client.seat = None
-            elif lobby and client.seat is not None and client.seat > index:
-                client.seat -= 1
-        self.hub.refresh_presence(self.code)
-        self.publish_room()
-        self.publish_state()
-        self.schedule()
-        return unseated
-
-    @one_at_a_time
-    async def unban(self) -> None:
-        """The host lets the people they removed join again (stored first)."""
-        if self.banned:
-            await self._store({**self.record(), "banned": []})
-            self.banned = []
-            self.publish_room()
 
     # ------------------------------------------------------------ game flow
 
@@ -524,10 +406,9 @@ class Room(RoomMessages):
         try:
             events = await current.store_and_play(seat, move)
         except StaleError:  # another process stored a move first: this room catches up
-            if self.refresh is not None:
-                await self.refresh()
-                if self.closed:  # not moved on: gone from storage
-                    raise RoomError("room_gone", "this room no longer exists") from None
+            await self.refresh()
+            if self.closed:  # not moved on: gone from storage
+                raise RoomError("room_gone", "this room no longer exists") from None
             raise RoomError("stale", "the position has moved on") from None
         self._changed(events)
 
@@ -563,21 +444,6 @@ class Room(RoomMessages):
         self.hub.share(self.code, {"k": "hand", "by": by, "seat": seat, "v": self.version})
         self.publish_room()
         self.schedule()
-
-    @one_at_a_time
-    @retry_stale
-    async def set_helper(self, seat: int | None, on: Any) -> None:
-        """A person turns the children's helper on or off for their own seat (stored with
-        the seats, so it survives a restart)."""
-        if seat is None or not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
-            raise RoomError("not_seated", "only a player turns their helper on or off")
-        if type(on) is not bool:
-            raise RoomError("bad_helper", "on: true or false")
-        changed = dataclasses.replace(self.seats[seat], helper=on)
-        await self._store_seats([changed if index == seat else other
-                                 for index, other in enumerate(self.seats)])
-        self.seats[seat].helper = on
-        self.publish_room()
 
     def replay_source(self, game_no: Any, round_no: Any) -> tuple[int, int, dict[str, Any] | None]:
         """For a finished round of a game of this room: (players, seed, stacked deal);

@@ -14,10 +14,13 @@ from typing import Any
 
 from ..bots import Bot, make_bot
 from ..engine import Event, Game, IllegalMoveError, Move, NotationError, Rules
-from ..engine.moves import CATCH, TURN_KINDS
+from ..engine.moves import TURN_KINDS
 from ..engine.state import PlayableGame
+from .attendance import TableSeat
+from .clock import TableClock
 from .hints import HintRequest, helper_bot, hint_request
 from .order import reaction_delay, reaction_window
+from .random_states import rng_state, set_rng_state
 from .seats import SeatSpec, TableError, TableSettings, derived_seed
 from .steps import (
     MATCH_OVER,
@@ -35,24 +38,7 @@ from .steps import (
 )
 
 
-class _Seat:
-    __slots__ = ("bot", "gone_since", "handed", "hidden", "hidden_since", "present", "spec",
-                 "stand_in", "stand_ins")
-
-    def __init__(self, spec: SeatSpec, bot: Bot | None, present: bool) -> None:
-        self.spec = spec
-        self.bot = bot
-        self.present = present or bot is not None
-        self.gone_since: float | None = None if self.present else 0.0
-        self.hidden = False
-        """The person is connected but their page is hidden (a phone in the background)."""
-        self.hidden_since = 0.0
-        self.handed = False
-        self.stand_in: Bot | None = None
-        self.stand_ins = 0
-
-
-class Table:
+class Table(TableClock):
     """One match: the game, the seats, each seat's feed, reactions, bots, rounds, people.
 
     No I/O, no clock, no threads. ``seats``: who sits where; ``present``: the person seats
@@ -77,7 +63,7 @@ class Table:
         if any(not 0 <= index < len(seats) or seats[index].bot is None for index in given):
             raise ValueError("bots are given for bot seats only")
         self._seats = [
-            _Seat(spec, given.get(index) or make_bot(spec.bot, derived_seed(seed, index, "bot"))
+            TableSeat(spec, given.get(index) or make_bot(spec.bot, derived_seed(seed, index, "bot"))
                   if spec.bot is not None else None, index in here)
             for index, spec in enumerate(seats)
         ]
@@ -213,10 +199,7 @@ class Table:
         """The states of the table's random generators (each bot's and helper's, the
         reactions' jitter), JSON-ready: with the moves replayed, what resumes a saved
         match exactly (the deals come from the seed)."""
-        def state(rng: random.Random) -> list[Any]:
-            version, words, gauss = rng.getstate()
-            return [version, list(words), gauss]
-
+        state = rng_state
         return {"bots": {str(index): state(info.bot.rng) for index, info in enumerate(self._seats)
                          if info.bot is not None},
                 "helpers": {str(index): state(bot.rng) for index, bot in self._helpers.items()},
@@ -224,13 +207,7 @@ class Table:
 
     def set_random_states(self, states: Mapping[str, Any]) -> None:
         """Set what :meth:`random_states` gave (``ValueError`` if it does not fit)."""
-        def set_state(rng: random.Random, value: Any) -> None:
-            try:
-                version, words, gauss = value
-                rng.setstate((int(version), tuple(int(word) for word in words), gauss))
-            except (TypeError, ValueError) as error:
-                raise ValueError(f"not a random state: {error}") from None
-
+        set_state = set_rng_state
         for index, value in dict(states.get("bots", {})).items():
             bot = self._seat(int(index)).bot
             if bot is None:
@@ -242,148 +219,13 @@ class Table:
         if "jitter" in states:
             set_state(self._jitter, states["jitter"])
 
-    def turn_remaining(self) -> float | None:
-        """Seconds left on the turn timer (``None``: no timer runs now). Shown as a countdown;
-        at 0 a stand-in makes the move."""
-        timer = self.settings.turn_timer
-        if timer is None or self.status != PLAYING:
-            return None
-        info = self._seats[self.game.turn]
-        if info.spec.bot is not None or self._standing_in(info):
-            return None
-        return max(0.0, timer - (self.now - self._turn_since))
-
-    def next_round_remaining(self) -> float | None:
-        """Seconds left before the next round is dealt anyway (``None``: no countdown)."""
-        countdown = self.settings.next_round_countdown
-        if countdown is None or self.status != ROUND_OVER:
-            return None
-        return max(0.0, countdown - (self.now - self._round_over_at))
-
-    def wake_at(self) -> float | None:
-        """The next table time at which :meth:`next_step` may change with no one doing
-        anything (a grace, the turn timer or the scoreboard's countdown ends); ``None``:
-        nothing is due. What is due already, :meth:`next_step` gives now."""
-        times: list[float] = []
-        status = self.status
-        if status == PLAYING:
-            for info in self._seats:
-                if info.spec.bot is None and not self._standing_in(info) \
-                        and info.gone_since is not None:
-                    times.append(info.gone_since + self.settings.grace)
-            remaining = self.turn_remaining()
-            if remaining is not None:
-                times.append(self.now + remaining)
-            turn = self._seats[self.game.turn]
-            if turn.present and turn.hidden and not turn.handed:
-                times.append(max(turn.hidden_since, self._turn_since) + self.settings.grace)
-            hold = self._catch_hold()
-            if hold is not None:
-                times.append(hold)
-        elif status == ROUND_OVER:
-            remaining = self.next_round_remaining()
-            if remaining is not None:
-                times.append(self.now + remaining)
-        future = [moment for moment in times if moment > self.now]
-        return min(future) if future else None
-
     # ------------------------------------------------------------------ the front end reports
+    # (people, pages, host, seats handed to a bot: attendance.py)
 
     def advance(self, seconds: float) -> None:
         """``seconds`` of the front end's time have passed."""
         if seconds > 0:
             self.now += seconds
-
-    def set_present(self, seat: int, present: bool) -> None:
-        """A person connected (``True``) or went away (``False``).
-
-        Back: the seat is theirs again (a bot standing in leaves). Away: after
-        ``settings.grace`` a bot stands in; if they were the host, the host role passes to
-        the next connected person.
-        """
-        info = self._seat(seat)
-        if info.spec.bot is not None:
-            raise TableError("bad_seat", "a bot's seat has no person to come or go")
-        if present == info.present:
-            return
-        info.present = present
-        if present:
-            info.gone_since = None
-            info.handed = False
-            info.stand_in = None
-            self._bots_changed()
-        else:  # away from a hidden page: gone since it was hidden
-            info.gone_since = min(info.hidden_since, self.now) if info.hidden else self.now
-            if seat == self.host:
-                self._pass_host(seat)
-
-    def set_hidden(self, seat: int, hidden: bool) -> None:
-        """A connected person's page went to the background (``True``) or came back.
-
-        Hidden on their turn counts like gone: after ``settings.grace`` (counted from the
-        later of hiding and the turn's start) a bot makes their turn moves, and the host may
-        hand the seat to a bot. Off their turn nothing stands in (they may be back in time).
-        Visible again: the seat is theirs again, as on coming back.
-        """
-        info = self._seat(seat)
-        if info.spec.bot is not None:
-            raise TableError("bad_seat", "a bot's seat has no page to hide")
-        if hidden == info.hidden:
-            return
-        info.hidden = hidden
-        if hidden:
-            info.hidden_since = self.now
-        elif info.present:
-            info.handed = False
-            if info.stand_in is not None:
-                info.stand_in = None
-                self._bots_changed()
-
-    def set_host(self, seat: int) -> None:
-        """The host role goes to ``seat`` (a person's: the room's creator coming back)."""
-        if self._seat(seat).spec.bot is not None:
-            raise TableError("bad_seat", "a bot cannot host")
-        self.host = seat
-
-    def hand_to_bot(self, by: int | None, seat: int) -> None:
-        """The host gives a disconnected person's seat to a bot now (until they return)."""
-        if by is None or by != self.host:
-            raise TableError("not_host", "only the host may hand a seat to a bot")
-        info = self._seat(seat)
-        if info.spec.bot is not None:
-            raise TableError("bad_seat", "a bot already plays this seat")
-        if info.present and not info.hidden:
-            raise TableError("present", "this player is connected")
-        info.handed = True
-
-    def seat_to_bot(self, seat: int, level: str) -> None:
-        """A person's seat becomes a bot's for good (the host removed the person)."""
-        info = self._seat(seat)
-        if info.spec.bot is not None:
-            raise TableError("bad_seat", "a bot already plays this seat")
-        bot = make_bot(level, derived_seed(self.seed, seat, "bot", "replaced"))
-        info.spec = SeatSpec(info.spec.name, level)
-        info.bot = bot
-        info.stand_in = None
-        info.present = True
-        info.gone_since = None
-        info.hidden = False
-        info.handed = False
-        self.ready.discard(seat)
-        self._helpers.pop(seat, None)
-        self._new_round(seat, bot)
-        self._bots_changed()
-        if seat == self.host:
-            self.host = None
-            self._pass_host(seat)
-
-    def press_next(self, seat: int | None) -> None:
-        """A person pressed "next round" on the scoreboard (it closes only for them)."""
-        if seat is None or not 0 <= seat < self.players or self._seats[seat].spec.bot:
-            raise TableError("bad_seat", "only a person at the table presses next round")
-        if self.status != ROUND_OVER:
-            raise TableError("not_over", "the round is not over")
-        self.ready.add(seat)
 
     # ------------------------------------------------------------------ moves
 
@@ -534,27 +376,6 @@ class Table:
 
     # ------------------------------------------------------------------ inside
 
-    def _seat(self, seat: int) -> _Seat:
-        if type(seat) is not int or not 0 <= seat < self.players:
-            raise TableError("bad_seat", f"no seat {seat!r} at this table")
-        return self._seats[seat]
-
-    def _standing_in(self, info: _Seat) -> bool:
-        """A bot stands in for this person: handed over, or gone past the grace."""
-        if info.present:
-            return False
-        gone = info.gone_since if info.gone_since is not None else self.now
-        return info.handed or self.now - gone >= self.settings.grace
-
-    def _hidden_on_turn(self, seat: int, info: _Seat) -> bool:
-        """A bot stands in for this person's turn: connected, their page hidden since
-        before the grace (or handed over by the host), and it is their turn."""
-        if not (info.present and info.hidden) or info.spec.bot is not None \
-                or self.game.winner is not None or self.game.turn != seat:
-            return False
-        since = max(info.hidden_since, self._turn_since)
-        return info.handed or self.now - since >= self.settings.grace
-
     def _driver(self, seat: int, on_turn: bool) -> Bot | None:
         """The bot that plays ``seat`` now, or ``None`` if a person is to."""
         info = self._seats[seat]
@@ -572,27 +393,6 @@ class Table:
             self._new_round(seat, info.stand_in)
             self._bots_changed()
         return info.stand_in
-
-    def _catch_hold(self) -> float | None:
-        """With ``settings.catch_grace``: while a person seat may be caught for a forgotten
-        UNO (public), the table time until which no bot is asked; ``None``: no hold."""
-        grace = self.settings.catch_grace
-        if not grace or self.status != PLAYING or self._out is not None:
-            return None
-        until = self._opened + grace
-        if until <= self.now:
-            return None
-        game = self.game
-        for seat in (*self._window, game.turn):
-            legal = self._reactions.get(seat)
-            if legal is None:
-                legal = game.legal_moves(seat)
-                if seat != game.turn:
-                    self._reactions[seat] = legal
-            if any(move.kind == CATCH and self._seats[move.target].spec.bot is None
-                   for move in legal):
-                return until
-        return None
 
     def _hand_out(self, seat: int, bot: Bot, legal: list[Move], on_turn: bool,
                   due: float) -> DecisionRequest:
@@ -698,14 +498,5 @@ class Table:
         if self.next_round_remaining() == 0.0:
             return "countdown"
         return ""
-
-    def _pass_host(self, leaving: int) -> None:
-        for step in range(1, self.players):
-            index = (leaving + step) % self.players
-            info = self._seats[index]
-            if info.spec.bot is None and info.present:
-                self.host = index
-                return
-
 
 __all__ = ["Table"]
