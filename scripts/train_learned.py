@@ -14,10 +14,11 @@ Two steps, each resumable, numpy only (no torch):
    ``hard`` are written to ``--out``.
 
     python scripts/train_learned.py generate --minutes 35 --workers 2 --seed 1
+    python scripts/train_learned.py generate --minutes 30 --workers 1 --seed 2
     python scripts/train_learned.py fit
 
 The shipped weights came from exactly these commands on a shared, busy 2-core machine
-(11,649 decisions from 35 minutes of rounds; the fit 40 epochs, a few minutes). Rounds are
+(26,199 decisions from 65 minutes of rounds; the fit 40 epochs, 3.5 minutes). Rounds are
 seeded, but ``generate`` stops on the clock, so a faster or idler machine records more of
 them (the same ones first); another ``--seed`` plays other rounds, to add to the data.
 """
