@@ -403,3 +403,21 @@ def test_the_room_s_standings_show_wins_across_matches(browser: Any) -> None:
         standings = page.locator("[data-testid=standings] li").all_inner_texts()
         assert standings == ["Ann: ชนะ 2 ครั้ง"], standings
         page.context.close()
+
+
+def test_a_one_point_round_says_point_not_points(browser: Any) -> None:
+    """The round-over line was "scores 1 points" (the English plural for every number)."""
+    with ServerThread(timing=Timing(think=0.2, reaction_scale=0.0, next_round=60.0)) as server:
+        page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        code = create_room(page, server.url, "Ann", 2, rules={"hand_size": 2})
+        add_bot(page)
+        # Ann plays R5, the bot its only red card R1, Ann R6: the bot is left holding G1
+        start_dealt(page, server, code, [["R5", "R6"], ["G1", "R1"]], "R3", dealer=1)
+        click(page, "[data-action=uno]")
+        click(page, ".hand button.card[data-card=R5]")
+        page.wait_for_function("()=>document.querySelector('.status.mine')", timeout=15_000)
+        click(page, ".hand button.card[data-card=R6]")
+        wait(page, ".round-dialog")
+        text = page.locator(".round-dialog").inner_text()
+        assert "Ann (you) wins the round and scores 1 point." in text, text
+        page.context.close()

@@ -22,7 +22,8 @@ export function roundDialog() {
       <td><ul class="tiny-hand">${hand.map((code) => html`<li><span role="img" aria-label="${cardName(code)}">${raw(cardMarkup(code))}</span></li>`)}</ul></td>
       <td class="num">${event.points[seat]}</td><td class="num">${event.scores[seat]}</td></tr>`);
     const gained = event.points.reduce((a, b) => a + b, 0);
-    body.push(html`<p>${t("web.round_winner", { name: seatName(event.winner), points: gained })}</p>
+    const won = gained === 1 ? "web.round_winner_one" : "web.round_winner";  // "1 point"
+    body.push(html`<p>${t(won, { name: seatName(event.winner), points: gained })}</p>
       <table class="round-table"><thead><tr><th>${t("web.player")}</th><th>${t("web.cards_left")}</th>
       <th>${t("web.hand_points")}</th><th>${t("web.total")}</th></tr></thead><tbody>${rows}</tbody></table>
       ${replayButton(S.roomInfo?.game_no, game.results.length)}`);
