@@ -26,6 +26,7 @@ from websockets.asyncio.client import ClientConnection
 from unogame.engine import Game
 from unogame.server import Limits, Timing, create_app
 from unogame.server.commits import off_loop
+from unogame.server.connections import DirectWebSocketProtocol
 from unogame.server.flow import STAND_IN_PREFIX
 from unogame.server.rooms import Room
 from unogame.server.storage import ROUND_BOUNDARY, Storage
@@ -91,9 +92,12 @@ class ServerThread:
 
     def __init__(self, db: str | Path | Storage = ":memory:", timing: Timing | None = None,
                  limits: Limits | None = None, lan_url: str | None = None,
-                 port: int = 0, redis_url: str | None = None, lease: float = 1.5) -> None:
+                 port: int = 0, redis_url: str | None = None, lease: float = 1.5,
+                 ws_protocol: type[DirectWebSocketProtocol] = DirectWebSocketProtocol) -> None:
         """``port``: 0 for a free one, or the port of a server that was stopped (a restart).
-        ``redis_url``: rooms in that Redis (shared with other servers on it), not ``db``."""
+        ``redis_url``: rooms in that Redis (shared with other servers on it), not ``db``.
+        ``ws_protocol``: uvicorn's WebSocket protocol class (``uno serve``'s, less the
+        per-address guard, by default)."""
         self.app = create_app(db if isinstance(db, Storage) else str(db),
                               timing=timing or Timing(think=0.0, reaction_scale=0.0),
                               limits=limits or loopback_limits(), lan_url=lan_url,
@@ -101,7 +105,7 @@ class ServerThread:
         self.sock = free_socket(port)
         self.port = int(self.sock.getsockname()[1])
         config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536,
-                                lifespan="on")
+                                lifespan="on", ws=ws_protocol)
         self.server = uvicorn.Server(config)
         self.loop: asyncio.AbstractEventLoop | None = None
         """The server's event loop (set once it runs): every room lives on it."""

@@ -336,22 +336,21 @@ class Server:
         await websocket.accept()
         conn = Connection(websocket, self.manager.limits)
         self.connections.add(conn)
-        writer = conn.writer_task = asyncio.create_task(conn.writer())
-        # The writer ending (a client that does not read) stops a receive in progress: one
-        # task reads, with no task or wait made per message.
+        # The connection ending (dropped, closed, a failed send) stops a receive in
+        # progress: one task reads, with no task or wait made per message.
         reading = asyncio.current_task()
         receiving = False
         stopped = False
 
-        def writer_ended(_: object) -> None:
+        def connection_ended() -> None:
             nonlocal stopped
-            if receiving and reading is not None:
+            if receiving and reading is not None and not stopped:
                 stopped = True
                 reading.cancel()
 
-        writer.add_done_callback(writer_ended)
+        conn.on_end = connection_ended
         try:
-            while not writer.done():
+            while not conn.ended:
                 receiving = True
                 try:
                     message = await websocket.receive()
@@ -377,15 +376,10 @@ class Server:
         except WebSocketDisconnect:
             pass
         finally:
+            conn.on_end = None
             self.connections.discard(conn)
             self.leave(conn)
-            if not writer.done():
-                conn.outbox.close()
-                with contextlib.suppress(BaseException):
-                    await asyncio.wait_for(writer, 1.0)
-            if conn.overflowed:  # the writer was stopped mid-send: a close, if it goes out
-                with contextlib.suppress(BaseException):
-                    await asyncio.wait_for(websocket.close(1008), 1.0)
+            await conn.finish()
 
 
 def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | None = None,

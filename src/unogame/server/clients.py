@@ -8,11 +8,13 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.websockets import WebSocket
 
 from .admission import client_address
+from .connections import SEND_NOW
 from .emotes import EmoteAllowance
 from .helper import HINT_GAP, REPLAY_GAP, Gap
 from .hub import encode
@@ -39,12 +41,19 @@ class Connection:
         self.seat: int | None = None
         self.room: Room | None = None
         self.outbox = Outbox()
+        """Texts the socket did not take at once, for the writer task."""
+        self._send_now: Callable[[str], bool] | None = websocket.scope.get(SEND_NOW)
         self.limits = limits
         self.allowance = float(limits.message_burst)
         self.last = time.monotonic()
         self.overflowed = False
         self.writer_task: asyncio.Task[None] | None = None
+        """Sends the outbox's texts; running only while it holds some (or to close)."""
         self.closing = False
+        self.ended = False
+        """The connection is over (closed by the server, dropped, a send failed)."""
+        self.on_end: Callable[[], None] | None = None
+        """Called once it is over: the reading stops."""
         self.beat = False
         """It pings every few seconds (the page): silence means a dead link."""
         self.hidden = False
@@ -57,13 +66,28 @@ class Connection:
         """Room lookups with a seat token when the address's allowance is spent."""
 
     def send_text(self, text: str) -> None:
-        if not self.outbox.put(text):  # a client that does not read is dropped, not waited for
+        """Send ``text``: straight to the socket when it takes it and nothing waits before
+        it; else queued for the writer task (started then, ended when the queue is empty).
+        A client that does not read is dropped, never waited for."""
+        if self.closing or self.overflowed:
+            return
+        if self.writer_task is None and self._send_now is not None:
+            try:
+                if self._send_now(text):
+                    return
+            except Exception:  # the socket went: the writer finds out and closes it
+                pass
+        if not self.outbox.put(text):
             self.overflowed = True
             self.outbox.close()  # emptied already; nothing more is kept for it
             log.info("connection %s: more than %d bytes waiting to be sent; dropping it",
                      self.address, self.outbox.max_bytes)
             if self.writer_task is not None:  # it may wait on a socket that takes nothing
                 self.writer_task.cancel()
+            self._start_writer()
+            return
+        if self.writer_task is None:
+            self._start_writer()
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))
@@ -82,26 +106,53 @@ class Connection:
         return True
 
     def close(self) -> None:
-        """End this connection soon (its writer closes the socket)."""
+        """End this connection soon: what is queued is sent, then the socket is closed."""
+        if self.closing:
+            return
         self.closing = True
         self.outbox.close()
+        if self.writer_task is None and not self.ended:
+            self._start_writer()
 
-    async def writer(self) -> None:
-        while True:
-            text = await self.outbox.get()
-            if text is None or self.overflowed:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self.websocket.close(1008 if self.overflowed
-                                                                else 1000), 1.0)
-                return
+    def _start_writer(self) -> None:
+        task = self.writer_task = asyncio.ensure_future(self._write())
+        task.add_done_callback(self._writer_done)
+
+    def _writer_done(self, task: asyncio.Task[None]) -> None:
+        if self.writer_task is task:
+            self.writer_task = None
+        if self.ended and self.on_end is not None:
+            self.on_end()
+
+    async def _write(self) -> None:
+        """Send the queued texts in order; then close the socket if the connection ends
+        (closing, overflowed, a failed send), else stop (the next text may go straight)."""
+        while not self.overflowed:
+            text = self.outbox.take()
+            if text is None:
+                break
             try:
                 await self.websocket.send_text(text)
             except Exception as error:  # gone mid-send: this connection ends, nothing else
                 log.info("connection %s: send failed (%s); closing it", self.address,
                          type(error).__name__)
+                self.ended = True
                 with contextlib.suppress(Exception):
-                    await self.websocket.close(1011)
+                    await asyncio.wait_for(self.websocket.close(1011), 1.0)
                 return
+        if self.overflowed or self.closing:
+            self.ended = True
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.websocket.close(1008 if self.overflowed
+                                                            else 1000), 1.0)
+
+    async def finish(self) -> None:
+        """The reading ended: send what is queued (up to a second), then close."""
+        self.close()
+        task = self.writer_task
+        if task is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(task, 1.0)
 
 
 def valid_text(message: Any) -> bool:

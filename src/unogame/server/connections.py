@@ -25,11 +25,13 @@ import logging
 import resource
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+from websockets.http11 import Request
 
 from .admission import address_key
 from .cli import WS_MAX_SIZE
@@ -223,7 +225,56 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
 
-class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
+SEND_NOW: Final = "unogame.send_now"
+"""The ASGI scope key of a WebSocket's :meth:`DirectWebSocketProtocol.send_now`."""
+
+
+QUEUED_MESSAGES: Final = 4
+"""A client's messages received and not yet read by the app before its socket is no longer
+read (until the app has read them all)."""
+
+
+class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, with a text frame written at once when the socket
+    takes it (``scope[SEND_NOW]``): no task woken and no ASGI message built per frame.
+    uvicorn's own ``send`` does the same work (it waits only while the socket's buffer is
+    full), through two more layers."""
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # a refused handshake has none
+        if scope is not None:
+            scope[SEND_NOW] = self.send_now
+
+    def send_receive_event_to_app(self) -> None:
+        # uvicorn stops reading the socket after every message until the app takes it (two
+        # epoll changes a message); here only once QUEUED_MESSAGES wait (memory stays
+        # bounded: a few messages of at most ws_max_size each).
+        paused, self.read_paused = self.read_paused, True
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = paused
+        if not paused and self.queue.qsize() >= QUEUED_MESSAGES:
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def send_now(self, text: str) -> bool:
+        """Write ``text`` as one frame now; ``False`` (nothing written) when the socket's
+        buffer is full, the handshake is not done, or the connection is closing: then the
+        caller sends it the ASGI way, which waits."""
+        if (not self.writable.is_set() or not self.handshake_complete or self.close_sent
+                or self.initial_response is not None or self.transport.is_closing()):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
+
+
+class GuardedWebSocketProtocol(DirectWebSocketProtocol):
     """uvicorn's WebSocket protocol; its socket leaves the guard's count when it closes."""
 
     guard: ClassVar[ConnectionGuard]

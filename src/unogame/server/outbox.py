@@ -3,12 +3,12 @@
 A client that does not read (or reads too slowly) lets its messages pile up in the
 server's memory. The outbox refuses a message that would take it past :data:`OUTBOX_BYTES`
 (or :data:`OUTBOX_MESSAGES`) and forgets what it held: the connection is then dropped
-(``app.py``), never waited for.
+(``clients.py``), never waited for. A text goes into the outbox only when the socket does
+not take it at once (its buffer is full); most are written straight to the socket.
 """
 
 from __future__ import annotations
 
-import asyncio
 import collections
 from typing import Final
 
@@ -26,14 +26,16 @@ def utf8_size(text: str) -> int:
 class Outbox:
     """Texts to send, in order; ``close()`` ends it after the texts already in it."""
 
+    __slots__ = ("_bytes", "_texts", "closed", "max_bytes", "max_messages")
+
     def __init__(self, max_bytes: int = OUTBOX_BYTES,
                  max_messages: int = OUTBOX_MESSAGES) -> None:
         self.max_bytes = max_bytes
         self.max_messages = max_messages
         self._texts: collections.deque[tuple[str, int]] = collections.deque()
         self._bytes = 0
-        self._closed = False
-        self._ready = asyncio.Event()
+        self.closed = False
+        """No more texts are taken (those in it are still sent)."""
 
     @property
     def bytes(self) -> int:
@@ -45,7 +47,7 @@ class Outbox:
 
     def put(self, text: str) -> bool:
         """Queue ``text``; ``False`` (and the outbox emptied) if it would go over a bound."""
-        if self._closed:
+        if self.closed:
             return True  # closing: nothing more is sent, nothing more is kept
         size = utf8_size(text)
         if self._bytes + size > self.max_bytes or len(self._texts) >= self.max_messages:
@@ -53,7 +55,6 @@ class Outbox:
             return False
         self._texts.append((text, size))
         self._bytes += size
-        self._ready.set()
         return True
 
     def clear(self) -> None:
@@ -61,17 +62,13 @@ class Outbox:
         self._bytes = 0
 
     def close(self) -> None:
-        """No more texts: :meth:`get` gives the ones waiting, then ``None``."""
-        self._closed = True
-        self._ready.set()
+        """No more texts: :meth:`take` gives the ones waiting, then ``None``."""
+        self.closed = True
 
-    async def get(self) -> str | None:
-        """The next text, waiting for one; ``None`` once closed and empty."""
-        while not self._texts:
-            if self._closed:
-                return None
-            self._ready.clear()
-            await self._ready.wait()
+    def take(self) -> str | None:
+        """The next text; ``None`` when empty."""
+        if not self._texts:
+            return None
         text, size = self._texts.popleft()
         self._bytes -= size
         return text

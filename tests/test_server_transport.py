@@ -1,0 +1,85 @@
+"""The transport's cost per frame (issue 22): a frame the socket takes is written at once,
+with no task per connection waiting to send and no task woken per frame; a client's socket
+is not stopped and restarted around every message it sends; a client that does not read
+still gets its messages in order until its bound, then is dropped (test_server_costs.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from test_server_support import Client, ServerThread, autoplay, create_room, join, run
+
+from unogame.server.connections import QUEUED_MESSAGES, DirectWebSocketProtocol
+
+
+class CountingProtocol(DirectWebSocketProtocol):
+    """The real protocol, counting how often it stops reading its socket."""
+
+    pauses = 0
+
+    def send_receive_event_to_app(self) -> None:
+        before = self.read_paused
+        super().send_receive_event_to_app()
+        if self.read_paused and not before:
+            type(self).pauses += 1
+
+
+def _server_tasks(server: ServerThread) -> int:
+    async def count() -> int:
+        return len(asyncio.all_tasks())
+
+    return int(server.submit(count).result(5))
+
+
+def _writers(server: ServerThread) -> list[Any]:
+    async def writers() -> list[Any]:
+        return [conn.writer_task for conn in server.app.state.server.connections]
+
+    return list(server.submit(writers).result(5))
+
+
+def test_frames_go_straight_to_the_socket_with_no_writer_task_per_connection() -> None:
+    """Four players finish a match: every frame arrives in order, and afterwards no
+    connection holds a task waiting to send (before: one writer task per connection, each
+    woken for every frame)."""
+    with ServerThread() as server:
+        async def scenario() -> None:
+            host = await create_room(server.ws_url, seats=4)
+            guests = [await join(server.ws_url, host.room or "", f"G{n}") for n in range(3)]
+            idle_tasks = _server_tasks(server)
+            await host.request({"type": "start"}, "state")
+            players = [host, *guests]
+            await asyncio.gather(*(autoplay(player, seed, deal=True,
+                                            until=lambda m: len(m.get("results", [])) >= 1)
+                                   for seed, player in enumerate(players)))
+            versions = [m["version"] for m in host.messages if m.get("type") == "update"]
+            assert versions == sorted(versions) and len(versions) > 20
+            assert _writers(server) == [None] * 4  # nothing waits to be sent
+            # the server's tasks: the same with four clients playing as idle, i.e. about
+            # one per connection (its reader), none per frame or per connection's writer
+            assert _server_tasks(server) <= idle_tasks + 2, (idle_tasks, _server_tasks(server))
+            for player in players:
+                await player.close()
+
+        run(scenario())
+
+
+def test_a_clients_socket_is_not_stopped_around_each_message() -> None:
+    """A client sending one message at a time: the server reads on (before: it stopped
+    reading the socket after every message and started again once the app took it, two
+    epoll changes a message)."""
+    CountingProtocol.pauses = 0
+    with ServerThread(ws_protocol=CountingProtocol) as server:
+        async def scenario() -> None:
+            client = await Client.connect(server.ws_url)
+            for _ in range(20):
+                await client.request({"type": "ping"}, "pong")
+            # a burst: more than QUEUED_MESSAGES waiting for the app at once may pause it
+            for _ in range(3 * QUEUED_MESSAGES):
+                await client.send({"type": "ping"})
+            await client.wait_for(lambda m: m["type"] == "pong", start=20 + 3 * QUEUED_MESSAGES - 1)
+            await client.close()
+
+        run(scenario())
+    assert CountingProtocol.pauses <= 3, CountingProtocol.pauses
