@@ -65,7 +65,7 @@ def test_named_levels_play_as_their_spec_and_are_checked_when_added(plugin: list
 
 
 def test_uno_serve_bot_level_flag_refuses_a_bad_spec(plugin: list[str]) -> None:
-    from unogame.server.cli import add_bot_levels
+    from unogame.bots.base import add_bot_levels
 
     assert add_bot_levels(["ppo=fake:model.zip"]) is None
     assert NAMED_LEVELS == {"ppo": "fake:model.zip"}
