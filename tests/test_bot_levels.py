@@ -313,3 +313,17 @@ def test_a_new_match_after_a_plugin_level_match_offers_that_level_again(
             assert [seat.level for seat in app.match.config.seats] == [None, "fake:w", "rule"]
 
     run_app(scenario)
+
+
+def test_a_saved_match_whose_plugin_is_gone_says_so_not_damaged(
+        tmp_path: Any, plugin: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from unogame.tui import saving
+    from unogame.tui.match import Match, MatchConfig, SeatConfig
+
+    path = tmp_path / "match.json"
+    saving.save(Match(MatchConfig([SeatConfig("Ann"), SeatConfig("Bo", "fake:w")])), path)
+    monkeypatch.undo()  # the plugin is uninstalled since
+    with pytest.raises(saving.SaveError) as refused:
+        saving.load(path)
+    assert str(refused.value) == (f"{path}: bot level 'fake:w': unknown bot level 'fake:w': "
+                                  "no 'fake' bot plugin is installed")
