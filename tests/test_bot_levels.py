@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -14,7 +14,28 @@ from test_server_support import ServerThread, autoplay, create_room, run
 
 from unogame.bots import Bot, RuleBot, make_bot
 from unogame.bots.base import NAMED_LEVELS, add_named_level, level_names
+from unogame.engine import Move
 from unogame.server.rooms import Timing
+
+
+class PluginBot(RuleBot):
+    """The ``fake`` plugin's bot: ``rule``'s play under a class of its own, counting the
+    moves it makes (so a test sees that this bot, not another, played its seat)."""
+
+    level = "fake"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.moves_made = 0
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move | None:
+        move = super().choose(view, legal)
+        self.moves_made += move is not None
+        return move
+
+
+made_bots: list[PluginBot] = []
+"""Every bot the ``fake`` plugin made in the running test."""
 
 
 class _EntryPoint:
@@ -33,7 +54,8 @@ def plugin(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
     def factory(argument: str, seed: int) -> Bot:
         loaded.append(argument)
-        return RuleBot(seed)
+        made_bots.append(PluginBot(seed))
+        return made_bots[-1]
 
     real = importlib.metadata.entry_points
 
@@ -43,6 +65,7 @@ def plugin(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         return real(**query)
 
     monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    made_bots.clear()
     yield loaded
     NAMED_LEVELS.clear()
 
@@ -65,7 +88,7 @@ def test_named_levels_play_as_their_spec_and_are_checked_when_added(plugin: list
 
 
 def test_uno_serve_bot_level_flag_refuses_a_bad_spec(plugin: list[str]) -> None:
-    from unogame.server.cli import add_bot_levels
+    from unogame.bots.base import add_bot_levels
 
     assert add_bot_levels(["ppo=fake:model.zip"]) is None
     assert NAMED_LEVELS == {"ppo": "fake:model.zip"}
@@ -137,3 +160,170 @@ def test_a_room_seats_named_levels_and_never_loads_a_path_from_a_browser(
 
     run(scenario())
     assert plugin and set(plugin) == {"operator-file"}  # never the browser's path
+
+
+# --- the terminal: `uno play --bot-level NAME=SPEC`, its setup screen and saved matches ---
+
+
+@pytest.fixture
+def screens_opened(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """``uno play``'s apps, kept instead of run: a test drives them with Textual's pilot
+    (and sees that no screen opened when none may)."""
+    from unogame.tui.app import UnoApp
+
+    apps: list[Any] = []
+    monkeypatch.setattr(UnoApp, "run", lambda self, *args, **kwargs: apps.append(self))
+    return apps
+
+
+def test_uno_play_bot_level_refuses_a_bad_spec_before_any_screen_opens(
+        plugin: list[str], screens_opened: list[Any],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from unogame.cli import main
+
+    for flag, problem in [("gone=nothere:model.zip", "no 'nothere' bot plugin"),
+                          ("broken", "give NAME=SPEC"),
+                          ("hard=random", "exists already"),
+                          ("Big Bot=random", "lower-case")]:
+        assert main(["play", "--bot-level", flag]) == 2
+        error = capsys.readouterr().err
+        assert error.startswith(f"uno play: --bot-level {flag!r}: ") and problem in error
+    assert main(["play", "--bot-level", "ok=fake:w", "--bot-level", "gone=nothere:x",
+                 "--bots", "ok"]) == 2
+    assert screens_opened == [] and "gone" not in level_names()
+    NAMED_LEVELS.clear()  # a new `uno play`
+    assert main(["play", "--bot-level", "ok=fake:w", "--bots", "ok,rule", "--seed", "1"]) == 0
+    [app] = screens_opened  # --bots may name it: the match starts at once
+    assert [seat.level for seat in app.initial_config.seats] == [None, "ok", "rule"]
+
+
+def test_the_setup_screen_offers_a_named_level_and_its_bot_plays_the_seat(
+        plugin: list[str], screens_opened: list[Any]) -> None:
+    from textual.widgets import Input, Select
+    from tui_helpers import human_turn, screen_text, shown, until
+    from tui_helpers import run as run_app
+
+    from unogame.cli import main
+    from unogame.tui.screens.game import GameScreen
+    from unogame.tui.screens.setup import SetupScreen
+
+    assert main(["play", "--bot-level", "mybot=fake:weights-2"]) == 0
+    [app] = screens_opened
+    assert app.initial_config is None  # neither --players nor --bots: the setup screen
+    assert plugin == ["weights-2"]
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await shown(pilot, app, SetupScreen)
+            setup = app.screen
+            setup.query_one("#setup-players", Select).value = 2
+            kind = setup.query_one("#kind-1", Select)
+            assert ("bot: mybot", "mybot") in kind._options  # after the built-in levels
+            assert [value for _, value in kind._options][-2:] == ["learned", "mybot"]
+            kind.value = "mybot"
+            await pilot.pause()
+            assert "bot: mybot" in screen_text(app)
+            await pilot.press("f2")
+            await until(pilot, lambda: "บอท: mybot" in screen_text(app))
+            await pilot.press("f2")
+            setup.query_one("#seed", Input).value = "5"
+            await pilot.press("ctrl+s")
+            await shown(pilot, app, GameScreen)
+            match = app.match
+            assert match is not None
+            assert [seat.level for seat in match.config.seats] == [None, "mybot"]
+            match.config.bot_delay = 0.0
+            match.config.reaction_delay = 0.0
+            game = match.game
+
+            def seat_one_moved() -> bool:
+                return any(seat == 1 for seat, _ in game.history)
+
+            while not seat_one_moved():
+                await until(pilot, lambda: seat_one_moved() or game.is_round_over
+                            or (game.turn == 0 and isinstance(app.screen, GameScreen)))
+                if seat_one_moved() or game.is_round_over:
+                    break
+                before = len(game.history)
+                await human_turn(pilot, app)
+                await until(pilot, lambda b=before: len(game.history) > b)
+            assert seat_one_moved()
+            played = sum(1 for seat, _ in game.history if seat == 1)
+            # the seat's bot is the plugin's: its moves are the seat's (none of it elsewhere)
+            assert sum(bot.moves_made for bot in made_bots) == played > 0
+
+    run_app(scenario)
+    assert set(plugin) == {"weights-2"}
+
+
+def test_a_match_with_a_named_level_resumes_only_with_the_same_flag(
+        tmp_path: Any, plugin: list[str], screens_opened: list[Any],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from unogame.cli import main
+    from unogame.tui import saving
+    from unogame.tui.match import Match, MatchConfig, SeatConfig
+
+    add_named_level("mybot", "fake:weights-3")
+    match = Match(MatchConfig([SeatConfig("Ann"), SeatConfig("Bo", "mybot")], seed=3))
+    path = tmp_path / "match.json"
+    saving.save(match, path)
+    assert json.loads(path.read_text())["seats"][1] == {"name": "Bo", "level": "mybot"}
+    NAMED_LEVELS.clear()  # a later `uno play --resume`, without the flag
+    assert main(["play", "--resume", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("uno play: ") and "Traceback" not in error
+    assert "Bo is a bot of level 'mybot'" in error and "--bot-level mybot=SPEC" in error
+    assert screens_opened == []
+    assert main(["play", "--resume", str(path), "--bot-level", "mybot=fake:weights-3"]) == 0
+    [app] = screens_opened
+    assert app.resumed.config == match.config
+    assert plugin[-1] == "weights-3"
+
+
+def test_a_new_match_after_a_plugin_level_match_offers_that_level_again(
+        plugin: list[str]) -> None:
+    """After ``uno play --bots fake:ARG`` the setup screen opens on the last match's seats;
+    it used to stop with InvalidSelectValueError (the level was not among its options)."""
+    from textual.widgets import Select
+    from tui_helpers import run as run_app
+    from tui_helpers import shown, until
+
+    from unogame.tui.app import UnoApp
+    from unogame.tui.match import MatchConfig, SeatConfig
+    from unogame.tui.screens.game import GameScreen
+    from unogame.tui.screens.setup import SetupScreen
+
+    last = MatchConfig([SeatConfig("Ann"), SeatConfig("Bo", "fake:w"), SeatConfig("Cy", "rule")],
+                       seed=8)
+
+    async def scenario() -> None:
+        app = UnoApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await shown(pilot, app, SetupScreen)
+            app.switch_screen(SetupScreen(last))
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen)
+                        and app.screen.last is last)
+            await pilot.pause()
+            assert app.screen.query_one("#kind-1", Select).value == "fake:w"
+            await pilot.press("ctrl+s")
+            await shown(pilot, app, GameScreen)
+            assert app.match is not None
+            assert [seat.level for seat in app.match.config.seats] == [None, "fake:w", "rule"]
+
+    run_app(scenario)
+
+
+def test_a_saved_match_whose_plugin_is_gone_says_so_not_damaged(
+        tmp_path: Any, plugin: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from unogame.tui import saving
+    from unogame.tui.match import Match, MatchConfig, SeatConfig
+
+    path = tmp_path / "match.json"
+    saving.save(Match(MatchConfig([SeatConfig("Ann"), SeatConfig("Bo", "fake:w")])), path)
+    monkeypatch.undo()  # the plugin is uninstalled since
+    with pytest.raises(saving.SaveError) as refused:
+        saving.load(path)
+    assert str(refused.value) == (f"{path}: bot level 'fake:w': unknown bot level 'fake:w': "
+                                  "no 'fake' bot plugin is installed")

@@ -188,6 +188,21 @@ def add_named_level(name: str, spec: str) -> None:
     NAMED_LEVELS[name] = spec
 
 
+def add_bot_levels(specs: Sequence[str]) -> str | None:
+    """The ``--bot-level NAME=SPEC`` flags of ``uno serve`` and ``uno play``: each level
+    named (its bot made once now, so a bad path fails at start); the problem with the first
+    bad one, else ``None``."""
+    for text in specs:
+        name, equals, spec = text.partition("=")
+        if not equals or not spec:
+            return f"--bot-level {text!r}: give NAME=SPEC, e.g. ppo=policy:model.zip"
+        try:
+            add_named_level(name.strip(), spec.strip())
+        except (ValueError, OSError, ImportError) as error:
+            return f"--bot-level {text!r}: {error}"
+    return None
+
+
 def level_names() -> list[str]:
     """The levels a room may seat: the built-in ones, then the operator's named ones."""
     return [*BOT_LEVELS, *NAMED_LEVELS]

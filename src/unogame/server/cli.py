@@ -192,22 +192,6 @@ def serve_host(args: argparse.Namespace) -> str | None:
     return "0.0.0.0" if lan else args.host or DEFAULT_HOST
 
 
-def add_bot_levels(specs: list[str]) -> str | None:
-    """Offer the operator's ``NAME=SPEC`` levels to rooms (each bot made once now, so a bad
-    path fails at start); the problem with the first bad one, else ``None``."""
-    from ..bots.base import add_named_level
-
-    for text in specs:
-        name, equals, spec = text.partition("=")
-        if not equals or not spec:
-            return f"--bot-level {text!r}: give NAME=SPEC, e.g. ppo=policy:model.zip"
-        try:
-            add_named_level(name.strip(), spec.strip())
-        except (ValueError, OSError, ImportError) as error:
-            return f"--bot-level {text!r}: {error}"
-    return None
-
-
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import uvicorn
 
@@ -219,6 +203,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if problem is not None:
         print(problem, file=err)
         return 2
+
+    from ..bots.base import add_bot_levels
 
     problem = add_bot_levels(getattr(args, "bot_level", None) or [])
     if problem is not None:

@@ -19,8 +19,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Without --players or --bots a setup screen opens first.")
     play.add_argument("--players", type=int, help="number of players, 2 to 10")
     play.add_argument("--bots", help=f"bot levels, comma-separated ({', '.join(BOT_LEVELS)}, "
-                      "policy:PATH or a plugin level); the other seats are people taking "
-                      "turns at the keyboard")
+                      "a --bot-level NAME, policy:PATH or a plugin level); the other seats "
+                      "are people taking turns at the keyboard")
+    play.add_argument("--bot-level", action="append", metavar="NAME=SPEC",
+                      help="offer a bot level NAME that plays as SPEC: policy:PATH, a plugin "
+                      "level (entry point group unogame.bots) or a built-in level; the setup "
+                      "screen lists it and --bots may name it (repeatable; a match saved "
+                      "with it resumes with the same flag)")
     play.add_argument("--names", help="people's names, comma-separated")
     play.add_argument("--lang", choices=LANGUAGES,
                       help="en or th (default: en; a resumed match: its own)")
@@ -104,6 +109,13 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.join:
         return cmd_join(args, err)
     from pathlib import Path
+
+    from ..bots.base import add_bot_levels
+
+    problem = add_bot_levels(args.bot_level or [])  # before a resumed match seats them
+    if problem is not None:
+        print(f"uno play: {problem}", file=err)
+        return 2
 
     from .saving import SaveError, default_path, load
 

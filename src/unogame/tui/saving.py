@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ..bots.base import level_names
 from ..engine import Move, NotationError, Rules, RulesError
 from ..table import TableError
 from .match import NEXT_ROUND, Match, MatchConfig, SeatConfig
@@ -88,11 +89,20 @@ def load(path: Path) -> Match:
         raise SaveError(f"{path} was saved by another version (format {data.get('version')})")
     try:
         seats = [SeatConfig(str(seat["name"]), seat.get("level")) for seat in data["seats"]]
+        for seat in seats:  # only the name of a --bot-level level is saved, not its SPEC
+            if seat.level is not None and ":" not in seat.level \
+                    and seat.level not in level_names():
+                raise SaveError(f"{path}: {seat.name} is a bot of level {seat.level!r}, which "
+                                f"is not offered now: resume with the --bot-level "
+                                f"{seat.level}=SPEC that the match was started with")
         config = MatchConfig(seats=seats, rules=Rules.from_dict(data["rules"]),
                              seed=int(data["seed"]), lang=str(data.get("lang", "en")),
                              bot_delay=float(data.get("bot_delay", 1.0)),
                              reaction_delay=data.get("reaction_delay"))
-        config.check()
+        try:
+            config.check()
+        except ValueError as error:  # e.g. a policy:PATH whose file is gone
+            raise SaveError(f"{path}: {error}") from None
         match = Match(config)
         for number, (seat, text) in enumerate(data["moves"]):
             try:

@@ -18,7 +18,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
-from ...bots import BOT_LEVELS
+from ...bots.base import level_names
 from ...engine import CUSTOM_RULES, Rules, RulesError
 from ...engine.custom import CustomRule, CustomRuleError
 from ...i18n.custom_text import describe, reason
@@ -41,7 +41,8 @@ LABELS = {"l-players": "tui.setup.players", "l-rules": "tui.setup.rules",
 
 def default_level() -> str:
     """The bot level offered first: ``medium`` when it exists, else the first one."""
-    return "medium" if "medium" in BOT_LEVELS else next(iter(BOT_LEVELS))
+    levels = level_names()
+    return "medium" if "medium" in levels else levels[0]
 
 
 class SetupError(ValueError):
@@ -172,8 +173,15 @@ class SetupScreen(UnoScreen[None]):
 
     def _kinds(self) -> list[tuple[str, str]]:
         return [(self.t("tui.setup.human"), "")] + [
+            # a level named with --bot-level has no translation: it shows as its name
             (self.t("tui.setup.bot", level=self.words.tc(f"common.level.{name}", name)), name)
-            for name in BOT_LEVELS]
+            for name in self._levels()]
+
+    def _levels(self) -> list[str]:
+        """The built-in and named levels, then any other the last match seated (``--bots
+        policy:PATH`` or a plugin level), so that the form can show its seats again."""
+        seated = [seat.level for seat in self.last.seats if seat.level] if self.last else []
+        return list(dict.fromkeys([*level_names(), *seated]))
 
     def _customs(self) -> list[tuple[str, str]]:
         return [(self.words.tc(f"common.custom.{name}", f"tui.custom.{name}", count="N"), name)
