@@ -362,7 +362,7 @@ def test_a_group_redis_does_not_take_is_refused_whole(tmp_path: Path) -> None:
     """Redis stops answering while a group is on its way: every move of the group is refused
     and none is stored, even once Redis reads them (their deadline passed). Redis stopped:
     the same; started again (from its append-only file, without the script it had), the
-    next group is stored."""
+    next group is stored; and once more after Redis forgot the script."""
     with RedisServer(tmp_path / "redis") as server:
         storage = RedisStorage(server.url, "a-test-process")
         db = server.client()
@@ -393,4 +393,8 @@ def test_a_group_redis_does_not_take_is_refused_whole(tmp_path: Path) -> None:
         assert storage.append_moves(group) == [None] * 3
         assert [db.lrange(log_key(code, 1), 0, -1) for code in GROUP_ROOMS] == \
             [["0|draw"], ["1|draw"], ["2|draw"]]
+        db.script_flush()  # Redis forgets the script (sent by its hash): loaded, sent again
+        assert storage.append_moves([(code, 1, 1, 0, "pass") for code in GROUP_ROOMS]) == \
+            [None] * 3
+        assert [db.llen(log_key(code, 1)) for code in GROUP_ROOMS] == [2, 2, 2]
         storage.close()
