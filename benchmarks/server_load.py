@@ -397,6 +397,11 @@ async def run(args: argparse.Namespace) -> None:
             print(f"Redis commands per move: {total / moves:.1f} ({top}); redis-server CPU "
                   f"{100 * redis_cpu / elapsed:.0f}% of one core, used memory "
                   f"{info1['memory']['used_memory'] / 2**20:.1f} MiB")
+            # a read event per batch a client sent: about one per round trip, every client's
+            reads = int(info1["stats"]["total_reads_processed"]) \
+                - int(info0["stats"]["total_reads_processed"])
+            print(f"Redis reads per move: {reads / moves:.2f} (its read events: about one per "
+                  f"round trip of any client)")
         print(f"server CPU {100 * (cpu1 - cpu0) / elapsed:.0f}% of one core (all processes); "
               f"RSS {base_rss / 1024:.1f} MiB idle -> {rss / 1024:.1f} MiB; "
               f"{(rss - base_rss) / len(players):.1f} KiB per connection (rooms and games "

@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -94,6 +95,66 @@ class RedisServer:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.process.pid, signal.SIGCONT)
         self.stop()
+
+
+class RoundTripCounter:
+    """A TCP relay in front of a redis-server that counts round trips: a client's bytes sent
+    after Redis last answered it (or first on its connection) start one more. A pipeline is
+    one round trip however many commands it holds, and however the bytes are cut up on their
+    way. Point a client at :attr:`url`; :meth:`close` ends the relay and its connections."""
+
+    def __init__(self, redis_port: int) -> None:
+        self.redis_port = redis_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.round_trips = 0
+        self._lock = threading.Lock()
+        self._sockets: list[socket.socket] = [self.listener]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _address = self.listener.accept()
+            except OSError:  # closed
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.redis_port))
+            self._sockets += [client, upstream]
+            answered = [True]  # this connection's client has its answer: its next send counts
+            threading.Thread(target=self._relay, args=(client, upstream, answered, True),
+                             daemon=True).start()
+            threading.Thread(target=self._relay, args=(upstream, client, answered, False),
+                             daemon=True).start()
+
+    def _relay(self, source: socket.socket, target: socket.socket, answered: list[bool],
+               asking: bool) -> None:
+        while True:
+            try:
+                data = source.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                with contextlib.suppress(OSError):
+                    target.shutdown(socket.SHUT_WR)
+                return
+            with self._lock:  # counted before passing on: the answer cannot come first
+                if asking and answered[0]:
+                    self.round_trips += 1
+                answered[0] = not asking
+            try:
+                target.sendall(data)
+            except OSError:
+                return
+
+    def close(self) -> None:
+        for sock in self._sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
 
 
 @pytest.fixture(scope="module", name="redis_server")

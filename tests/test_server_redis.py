@@ -10,20 +10,23 @@ takes its bots over within the lease.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from redis_support import (
     RedisServer,
+    RoundTripCounter,
     redis_server_fixture,  # noqa: F401 - the fixture redis_server
     wait_until,
 )
 from test_server_support import Client, ServerThread, autoplay, create_room, loopback_limits, run
 
-from unogame.server.redis_store import log_key
+from unogame.server.redis_store import TIMEOUT, RedisStorage, log_key
 from unogame.server.rooms import Room
-from unogame.server.storage import StaleError
+from unogame.server.storage import LogEntry, StaleError, StorageError
 
 
 @pytest.fixture(scope="module")
@@ -283,3 +286,115 @@ def test_start_right_after_a_join_through_the_other_server(
     finally:
         hub.on_event = heard
     assert [answer.get("code", answer["type"]) for answer in answers] == ["state"] * 5
+
+
+# ---------------------------------------------------------------- one loop turn's moves
+
+
+@pytest.fixture
+def counted(redis_server: RedisServer) -> Iterator[tuple[RedisStorage, RoundTripCounter]]:
+    """A process's storage whose link to Redis counts round trips; three rooms in game 1."""
+    counter = RoundTripCounter(redis_server.port)
+    storage = RedisStorage(counter.url, "a-test-process")
+    for code in GROUP_ROOMS:
+        storage.save_room(code, {"game_no": 1})
+    try:
+        yield storage, counter
+    finally:
+        for code in GROUP_ROOMS:
+            storage.delete_room(code)
+        storage.close()
+        counter.close()
+
+
+GROUP_ROOMS = ["GROUPONE", "GROUPTWO", "GROUPTRI"]
+
+
+def logs(redis_server: RedisServer) -> list[list[str]]:
+    return [redis_server.client().lrange(log_key(code, 1), 0, -1) for code in GROUP_ROOMS]
+
+
+def test_one_loop_turns_moves_are_one_round_trip(
+        counted: tuple[RedisStorage, RoundTripCounter], redis_server: RedisServer) -> None:
+    """Six moves of three rooms (two of one room, in order) asked in one loop turn: one
+    round trip to Redis, each stored. (Before: a round trip per move.)"""
+    storage, counter = counted
+    group: list[LogEntry] = [("GROUPONE", 1, 0, 0, "draw"), ("GROUPTWO", 1, 0, 1, "R5"),
+                             ("GROUPTRI", 1, 0, 2, "pass"), ("GROUPONE", 1, 1, 1, "B2"),
+                             ("GROUPTWO", 1, 1, 2, "draw"), ("GROUPTRI", 1, 1, 3, "G7")]
+    before = counter.round_trips
+    assert storage.append_moves(group) == [None] * 6
+    assert counter.round_trips - before == 1
+    assert logs(redis_server) == [["0|draw", "1|B2"], ["1|R5", "2|draw"], ["2|pass", "3|G7"]]
+    before = counter.round_trips  # one move alone: one round trip too
+    storage.append_move("GROUPONE", 1, 2, 2, "Y1")
+    assert counter.round_trips - before == 1
+
+
+def test_a_repeated_move_in_a_group_is_refused_alone(
+        counted: tuple[RedisStorage, RoundTripCounter], redis_server: RedisServer) -> None:
+    """In one group, a move for a log index already taken and a move for a game the room
+    is no longer in are refused (stale: the room is told to catch up); the others of the
+    group are stored, still in one round trip."""
+    storage, counter = counted
+    assert storage.append_moves([("GROUPONE", 1, 0, 0, "draw"),
+                                 ("GROUPTWO", 1, 0, 1, "R5")]) == [None, None]
+    caught_up: list[str] = []
+    storage.on_stale = caught_up.append
+    before = counter.round_trips
+    results = storage.append_moves([("GROUPONE", 1, 1, 1, "B2"),
+                                    ("GROUPTWO", 1, 0, 2, "draw"),  # index 0 is taken
+                                    ("GROUPTRI", 2, 0, 0, "pass"),  # the room is in game 1
+                                    ("GROUPTRI", 1, 0, 3, "G7")])
+    assert counter.round_trips - before == 1
+    assert [type(result) for result in results] == [type(None), StaleError, StaleError,
+                                                     type(None)], results
+    assert "position has moved on" in str(results[1])
+    assert "not in this game" in str(results[2])
+    assert caught_up == ["GROUPTWO", "GROUPTRI"]
+    assert logs(redis_server) == [["0|draw", "1|B2"], ["1|R5"], ["3|G7"]]
+    assert redis_server.client().llen(log_key("GROUPTRI", 2)) == 0
+    with pytest.raises(StaleError):  # one move alone: its own refusal raised
+        storage.append_move("GROUPONE", 1, 1, 0, "draw")
+
+
+def test_a_group_redis_does_not_take_is_refused_whole(tmp_path: Path) -> None:
+    """Redis stops answering while a group is on its way: every move of the group is refused
+    and none is stored, even once Redis reads them (their deadline passed). Redis stopped:
+    the same; started again (from its append-only file, without the script it had), the
+    next group is stored; and once more after Redis forgot the script."""
+    with RedisServer(tmp_path / "redis") as server:
+        storage = RedisStorage(server.url, "a-test-process")
+        db = server.client()
+        for code in GROUP_ROOMS:
+            storage.save_room(code, {"game_no": 1})
+        group: list[LogEntry] = [(code, 1, 0, seat, "draw")
+                                 for seat, code in enumerate(GROUP_ROOMS)]
+        server.pause()
+        try:
+            asked = time.monotonic()
+            results = storage.append_moves(group)
+            waited = time.monotonic() - asked
+        finally:
+            server.resume()
+        assert all(type(result) is StorageError for result in results), results
+        # one wait for the whole group, not one per move (before: 3 x TIMEOUT)
+        assert TIMEOUT <= waited < 2 * TIMEOUT, waited
+        assert len({id(result) for result in results}) == 3  # one each: raised apart
+        time.sleep(0.5)  # Redis reads the group now, past its deadline
+        assert [db.llen(log_key(code, 1)) for code in GROUP_ROOMS] == [0, 0, 0]
+        server.stop()
+        results = storage.append_moves(group)
+        assert all(type(result) is StorageError for result in results), results
+        server.start()
+        db = server.client()
+        assert [db.llen(log_key(code, 1)) for code in GROUP_ROOMS] == [0, 0, 0]
+        assert db.hget("uno:room:{GROUPONE}", "game_no") == "1"  # the rooms kept
+        assert storage.append_moves(group) == [None] * 3
+        assert [db.lrange(log_key(code, 1), 0, -1) for code in GROUP_ROOMS] == \
+            [["0|draw"], ["1|draw"], ["2|draw"]]
+        db.script_flush()  # Redis forgets the script (sent by its hash): loaded, sent again
+        assert storage.append_moves([(code, 1, 1, 0, "pass") for code in GROUP_ROOMS]) == \
+            [None] * 3
+        assert [db.llen(log_key(code, 1)) for code in GROUP_ROOMS] == [2, 2, 2]
+        storage.close()

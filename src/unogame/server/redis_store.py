@@ -23,10 +23,10 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from .storage import StaleError, Storage, StorageError
+from .storage import LogEntry, StaleError, Storage, StorageError
 
 try:
     import redis
@@ -193,6 +193,8 @@ class RedisStorage(Storage):
         """Called (in the storage thread) with a room's code when a change was refused as
         stale: the room should catch up."""
         self._call(self._db.ping)
+        # a group's scripts go by their hash alone (``_queue``): Redis must have this one
+        self._call(self._db.script_load, APPEND_MOVE)
 
     def _call(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         try:
@@ -283,11 +285,72 @@ class RedisStorage(Storage):
         self._call(self._db.srem, PREFIX + "rooms", code)
 
     def append_move(self, code: str, game_no: int, index: int, seat: int, move: str) -> None:
-        try:
-            self._change(self._append, [room_key(code), log_key(code, game_no), channel(code)],
-                         [game_no, index, seat, move, self.process])
-        except StaleError as error:
-            raise self._stale(code, error) from None
+        refused = self.append_moves([(code, game_no, index, seat, move)])[0]
+        if refused is not None:
+            raise refused
+
+    def append_moves(self, entries: Sequence[LogEntry]) -> list[Exception | None]:
+        """The entries of one loop turn in one round trip: each entry's own script
+        (``APPEND_MOVE``) queued in one pipeline. Not a transaction: each script is atomic
+        on its own and checks its own entry (a stale or repeated one is refused, the others
+        stored); Redis runs one connection's commands in the order sent. A group Redis does
+        not answer is refused whole; if Redis reads it later, its deadline has passed and
+        each script refuses its entry (:data:`LATE`).
+
+        Sent again only where nothing of it was run: entries refused as late although the
+        group came back in time (the reading of Redis's clock was off, as in
+        :meth:`_change`), and entries whose script Redis no longer had (restarted, or
+        ``SCRIPT FLUSH``): one more round trip for those, rare."""
+        results: list[Exception | None] = [None] * len(entries)
+        pending = list(range(len(entries)))
+        reload_script = reloaded = clock_read_again = False
+        while pending:
+            try:
+                if reload_script:
+                    self._append.sha = self._call(self._db.script_load, APPEND_MOVE)
+                    reload_script, reloaded = False, True
+                deadline = self.clock.deadline()
+                sent = time.monotonic()
+                replies = self._call(self._queue(entries, pending, deadline).execute,
+                                     raise_on_error=False)
+            except StorageError as error:  # the link failed: none of these is stored
+                for position in pending:  # one error each: each waiter raises its own
+                    results[position] = StorageError(str(error))
+                return results
+            unloaded: list[int] = []
+            late: list[int] = []
+            for position, reply in zip(pending, replies, strict=True):
+                if not isinstance(reply, Exception):
+                    continue
+                text = str(reply)
+                if isinstance(reply, redis.exceptions.NoScriptError) and not reloaded:
+                    unloaded.append(position)  # not run
+                elif text.startswith("LATE") and not clock_read_again \
+                        and time.monotonic() - sent < DEADLINE - 0.05:
+                    late.append(position)  # back in time: the deadline was wrong, not run
+                elif text.startswith("STALE"):
+                    results[position] = self._stale(entries[position][0], StaleError(text))
+                else:
+                    results[position] = StorageError(f"Redis: {text}")
+            if unloaded:
+                reload_script = True
+            if late:
+                clock_read_again = True
+                self.clock.forget()
+                log.info("a change was refused as late in time; Redis's clock read again")
+            pending = sorted(unloaded + late)  # in the order they were asked
+        return results
+
+    def _queue(self, entries: Sequence[LogEntry], positions: list[int], deadline: int) -> Any:
+        """A pipeline (no MULTI/EXEC) of ``APPEND_MOVE`` for the entries at ``positions``.
+        By its hash (EVALSHA) alone: a script object in a pipeline would first ask Redis
+        whether it has the script, a round trip more per group."""
+        pipe = self._db.pipeline(transaction=False)
+        for position in positions:
+            code, game_no, index, seat, move = entries[position]
+            pipe.evalsha(self._append.sha, 3, room_key(code), log_key(code, game_no),
+                         channel(code), game_no, index, seat, move, self.process, deadline)
+        return pipe
 
     def load_moves(self, code: str, game_no: int) -> list[tuple[int, str]]:
         entries = self._call(self._db.lrange, log_key(code, game_no), 0, -1)
