@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..bots import Bot, make_bot
 from ..engine.state import PlayableGame
+from .hints import SeatHelpers
 from .seats import SeatSpec, TableError, TableSettings, derived_seed
 from .steps import ROUND_OVER
 
@@ -39,7 +40,7 @@ class TableAttendance:
     now: float
     ready: set[int]
     _seats: list[TableSeat]
-    _helpers: dict[int, Bot]
+    _helpers: SeatHelpers
     _turn_since: float
 
     @property
@@ -132,7 +133,7 @@ class TableAttendance:
         info.hidden = False
         info.handed = False
         self.ready.discard(seat)
-        self._helpers.pop(seat, None)
+        self._helpers.drop(seat)
         self._new_round(seat, bot)
         self._bots_changed()
         if seat == self.host:

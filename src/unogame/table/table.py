@@ -18,7 +18,7 @@ from ..engine.moves import TURN_KINDS
 from ..engine.state import PlayableGame
 from .attendance import TableSeat
 from .clock import TableClock
-from .hints import HintRequest, helper_bot, hint_request
+from .hints import HintRequest, SeatHelpers, hint_request
 from .order import reaction_delay, reaction_window
 from .random_states import rng_state, set_rng_state
 from .seats import SeatSpec, TableError, TableSettings, derived_seed
@@ -107,13 +107,13 @@ class Table(TableClock):
         self._listeners: list[tuple[int, Bot]] = []
         self._delays: list[float] = []
         self._bots_changed()
-        self._helpers: dict[int, Bot] = {
-            index: helper_bot(derived_seed(seed, index, "hint")) for index in people}
-        """A helper bot per person seat, hearing only that seat's events (hints)."""
+        self._helpers = SeatHelpers(seed, people)
+        """A helper bot per person seat, hearing only that seat's events (hints), built
+        when the seat first asks for a hint."""
         for index, seat in enumerate(self._seats):
             if seat.bot is not None:
                 self._new_round(index, seat.bot)
-        self._helpers_new_round()
+        self._helpers.new_round(self.game)
         self._record(self.game.start_events())  # round 1's deal and first card too
         self._open()
 
@@ -202,7 +202,7 @@ class Table(TableClock):
         state = rng_state
         return {"bots": {str(index): state(info.bot.rng) for index, info in enumerate(self._seats)
                          if info.bot is not None},
-                "helpers": {str(index): state(bot.rng) for index, bot in self._helpers.items()},
+                "helpers": self._helpers.random_states(),
                 "jitter": state(self._jitter)}
 
     def set_random_states(self, states: Mapping[str, Any]) -> None:
@@ -213,9 +213,7 @@ class Table(TableClock):
             if bot is None:
                 raise ValueError(f"seat {index} has no bot")
             set_state(bot.rng, value)
-        for index, value in dict(states.get("helpers", {})).items():
-            if int(index) in self._helpers:
-                set_state(self._helpers[int(index)].rng, value)
+        self._helpers.set_random_states(dict(states.get("helpers", {})))
         if "jitter" in states:
             set_state(self._jitter, states["jitter"])
 
@@ -330,8 +328,9 @@ class Table(TableClock):
         legal = self.legal_moves(seat)
         if not legal:
             return None
-        return hint_request(seat, self.version, self.game.view(seat), legal,
-                            self._helpers[seat])
+        helper = self._helpers.helper(seat)  # built here the first time: told the round so far
+        assert helper is not None
+        return hint_request(seat, self.version, self.game.view(seat), legal, helper)
 
     def cancel(self, request: DecisionRequest) -> None:
         """Take back a request the front end will not run after all (it is asked again)."""
@@ -369,7 +368,7 @@ class Table(TableClock):
             for bot in (info.bot, info.stand_in):
                 if bot is not None:
                     self._new_round(index, bot)
-        self._helpers_new_round()
+        self._helpers.new_round(self.game)
         self._record(events)
         self._open()
         return events
@@ -415,11 +414,6 @@ class Table(TableClock):
         rules = self.game.rules
         self._tell(bot, lambda: bot.new_round(seat, view, rules))
 
-    def _helpers_new_round(self) -> None:
-        rules = self.game.rules
-        for index, helper in self._helpers.items():
-            helper.new_round(index, self.game.view(index), rules)
-
     def _record(self, events: Sequence[Event]) -> None:
         number = self.round
         self._log.extend([(number, event) for event in events])
@@ -432,8 +426,7 @@ class Table(TableClock):
                 self._round_over_at = self.now
             if event.type in TABLE_EVENT_KINDS:
                 continue
-            for index, helper in self._helpers.items():
-                helper.observe(event.for_seat(index))
+            self._helpers.hear(event)
             busy = self._out.bot if self._out is not None else None
             for index, bot in self._listeners:
                 if bot is busy:  # it thinks elsewhere: it hears this once it has answered
