@@ -42,7 +42,8 @@ seat, a copy of the top card held or not); every bot in it is asked, with nothin
 play too (its request's ``decide`` answers ``None`` at once), and each request's ``delay``
 is the window's so far: which requests come, and when, never tells who holds which card.
 
-Each person seat also has a helper bot (the medium bot, told only that seat's events):
+Each person seat also has a helper bot (the medium bot, told only that seat's events),
+built when the seat first asks (until then it costs its round-start view; issue 22):
 ``Table.hint(seat)`` gives a :class:`~unogame.table.hints.HintRequest` to run anywhere,
 which suggests one of the seat's legal moves (the children's helper). An easy bot that
 could catch someone waits its ``catch_delay`` (3.5 s) instead of its ``reaction_delay``,
