@@ -8,6 +8,7 @@ import gc
 import json
 import random
 import tracemalloc
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import pytest
@@ -51,9 +52,9 @@ class EagerHelpers:
     """What the table did before issue 22: every person seat's helper made at the start and
     told every round start and every event of its seat (read from the table's feed)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, make: Callable[[int], Bot] = helper_bot) -> None:
         self.table = table
-        self.helpers = {seat: helper_bot(derived_seed(table.seed, seat, "hint"))
+        self.helpers = {seat: make(derived_seed(table.seed, seat, "hint"))
                         for seat in table.people()}
         self.heard = 0
         self.new_round()
@@ -74,13 +75,15 @@ class EagerHelpers:
         legal = self.table.legal_moves(seat)
         request = hint_request(seat, self.table.version, self.table.view(seat), legal,
                                self.helpers[seat])
-        return request.decide(), state_of(request.bot)
+        told = state_of(request.bot)  # before it decides: deciding syncs it to the view
+        return request.decide(), told
 
 
 def lazy_hint(table: Table, seat: int) -> tuple[Move | None, Any]:
     request = table.hint(seat)
     assert request is not None
-    return request.decide(), state_of(request.bot)
+    told = state_of(request.bot)
+    return request.decide(), told
 
 
 def new_game(players: int, rules: Rules, seed: int, use_native: bool) -> PlayableGame:
@@ -320,3 +323,32 @@ def test_the_round_events_kept_for_helpers_do_not_depend_on_the_table_s_log() ->
     for seat in (0, 2):
         if short.legal_moves(seat):
             assert lazy_hint(short, seat) == lazy_hint(whole, seat) == eager.hint(seat)
+
+
+def test_past_the_events_kept_every_helper_is_built_and_still_exact(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A very long round does not keep its events for helpers without end (the bound:
+    what every helper built from the start cost)."""
+    monkeypatch.setattr(hints, "helper_bot", CountingHelper)
+    for bound in range(6, 30, 3):
+        monkeypatch.setattr(hints, "KEPT_EVENTS", bound)
+        monkeypatch.setattr(CountingHelper, "made", [])
+        table = Table([SeatSpec("Ann"), SeatSpec("Bot", "medium"), SeatSpec("Ben")],
+                      seed=bound)
+        eager = EagerHelpers(table, CountingHelper)
+        rng = random.Random(bound)
+        log: list[tuple[int, str]] = []
+        while not table.legal_moves(0):
+            assert step_told(table, rng, log, eager)
+        assert lazy_hint(table, 0) == eager.hint(0)  # seat 0's helper: built early
+        assert len(CountingHelper.made) == 3 and table.event_count <= bound
+        while table.event_count <= bound + 1:
+            assert step_told(table, rng, log, eager)
+        assert len(CountingHelper.made) == 4  # seat 2's: built once the bound was passed
+        for _ in range(100):
+            for seat in (0, 2):
+                if table.legal_moves(seat):
+                    assert lazy_hint(table, seat) == eager.hint(seat)
+            if not step_told(table, rng, log, eager):
+                break
+        assert len(CountingHelper.made) == 4

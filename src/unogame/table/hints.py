@@ -30,6 +30,11 @@ from .seats import derived_seed
 HINT_LEVEL: Final = "medium"
 """The bot that suggests moves (deterministic for a view and its events, and quick)."""
 
+KEPT_EVENTS: Final = 600
+"""A round's events kept for helpers not yet built, at most: past it (a round far longer
+than most, ~100 events) every helper is built, so a table never holds more than it did
+with every helper built from the start."""
+
 
 @dataclass(slots=True, eq=False)
 class HintRequest:
@@ -108,7 +113,11 @@ class SeatHelpers:
     def hear(self, event: Event) -> None:
         """One event of the round (not a table's own kind)."""
         if self._starts:
-            self._events.append(event)
+            if len(self._events) < KEPT_EVENTS:
+                self._events.append(event)
+            else:  # a very long round: build them all, told the round so far
+                for seat in list(self._starts):
+                    self.helper(seat)
         for seat, helper in self._built.items():
             helper.observe(event.for_seat(seat))
 
