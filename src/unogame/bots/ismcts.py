@@ -115,6 +115,16 @@ def position_key(view: dict[str, Any], seat: int) -> bytes:
     return array("H", numbers).tobytes() + pending.encode()
 
 
+def is_turn_move_event(event: dict[str, Any]) -> bool:
+    """Whether an event (as a seat sees it) is its ``seat``'s turn move."""
+    kind = event["type"]
+    if kind == "play":
+        return not event.get("jump_in", False)
+    if kind == "draw":
+        return event.get("reason") in ("turn", "stack")
+    return kind in ("pass", "challenge", "accept", "color")
+
+
 def end_rewards(game: Game, sharpness: float) -> list[float]:
     """1 for the winner; a round cut off is scored by ``exp(-sharpness * hand size)``."""
     if game.winner is not None:
@@ -257,12 +267,25 @@ class HardBot(MediumBot):
         self.last_iterations = 0
         self.last_visits: dict[Move, int] = {}
         """Determinizations played from each root move in the last search."""
-        self.positions_met: dict[bytes, int] = {}
-        """This round's searched positions (:func:`position_key`), by times met."""
+        self.positions_left: dict[bytes, int] = {}
+        """This round's searched positions (:func:`position_key`), by the times this seat
+        moved on from them."""
+        self._deciding: bytes | None = None
+        """The position of the last searched decision, until this seat's turn move is seen
+        (a request the table drops or takes back is asked again: no position left)."""
 
     def new_round(self, seat: int, view: dict[str, Any], rules: Any = None) -> None:
         super().new_round(seat, view, rules)
-        self.positions_met.clear()
+        self.positions_left.clear()
+        self._deciding = None
+
+    def observe(self, event: dict[str, Any]) -> None:
+        super().observe(event)
+        if (self._deciding is not None and event.get("seat") == self.seat
+                and is_turn_move_event(event)):
+            key = self._deciding
+            self.positions_left[key] = self.positions_left.get(key, 0) + 1
+            self._deciding = None
 
     @property
     def plies(self) -> int:
@@ -300,6 +323,7 @@ class HardBot(MediumBot):
         if view["turn"] != seat:
             self.tracker.sync(view)
             return self.off_turn(view, legal)
+        self._deciding = None
         for move in legal:
             if move.kind == CATCH:
                 return move
@@ -315,10 +339,8 @@ class HardBot(MediumBot):
         prior = MediumBot.choose(self, view, legal)
         if len(options) <= 1 or not self.use_search:
             return prior
-        key = position_key(view, seat)
-        met = self.positions_met.get(key, 0)
-        self.positions_met[key] = met + 1
-        if met:
+        key = self._deciding = position_key(view, seat)
+        if key in self.positions_left:
             # The same position again: the cards went round (the piles nearly spent, the
             # others drawing back what this seat plays). The same choice would repeat the
             # cycle forever; a random one leaves it.
