@@ -252,8 +252,8 @@ def empty_piles(draw_pile: list[str]) -> Game:
 @pytest.mark.parametrize("level", ["rule", "easy", "medium", "hard", "learned"])
 def test_no_level_passes_by_an_empty_draw_while_it_can_play(level: str) -> None:
     """R4.5: with nothing to draw a draw only passes; a seat doing so forever while the
-    other cannot play stalls the round. (``random`` may: it plays with a chance of at least
-    a half each turn, so it cannot pass forever.)"""
+    other cannot play stalls the round. (``random`` may: it picks a play with a chance of at
+    least 1/(players + 1) each turn: the draw and the catches are the rest.)"""
     game = empty_piles([])
     for seed in range(3):
         move = bot_move(game, 0, fast_bot(level, seed))
