@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from unogame.bots import BOT_LEVELS, Bot, HardBot, bot_move, make_bot
-from unogame.engine import CUSTOM_RULES, Game, Rules
+from unogame.engine import CUSTOM_RULES, Game, Move, Rules
 from unogame.engine.moves import CATCH, CHALLENGE, DRAW, PLAY, UNO
 from unogame.engine.playout import random_step
 from unogame.sim.runner import play_round
@@ -240,6 +240,39 @@ def test_medium_challenges_a_likely_bluff() -> None:
         "color": "B", "turn": 1,
         "pending": {"kind": "challenge", "by": 0, "color": "R"}})
     assert str(bot_move(game, 1, make_bot("medium", 1))) == "challenge"
+
+
+def empty_piles(draw_pile: list[str]) -> Game:
+    """Seat 0 to play, holding plays; the discard pile holds only its top card."""
+    return Game.from_position({
+        "players": 2, "hands": [["R1", "G7", "B3", "Y2", "W"], ["B8", "Y9"]],
+        "draw_pile": draw_pile, "discard_pile": ["G4"], "color": "G", "turn": 0})
+
+
+@pytest.mark.parametrize("level", ["rule", "easy", "medium", "hard", "learned"])
+def test_no_level_passes_by_an_empty_draw_while_it_can_play(level: str) -> None:
+    """R4.5: with nothing to draw a draw only passes; a seat doing so forever while the
+    other cannot play stalls the round. (``random`` may: it picks a play with a chance of at
+    least 1/(players + 1) each turn: the draw and the catches are the rest.)"""
+    game = empty_piles([])
+    for seed in range(3):
+        move = bot_move(game, 0, fast_bot(level, seed))
+        assert move is not None and move.kind == PLAY
+
+
+class DrawingHard(HardBot):
+    """A searcher that draws whenever it is offered the draw."""
+
+    def search(self, view: dict[str, Any], template: Game, options: list[Move],
+               prior: Move | None = None) -> Move:
+        return next((move for move in options if move.kind == DRAW), options[0])
+
+
+def test_no_searcher_is_offered_a_draw_that_brings_nothing() -> None:
+    """The guard sits before ``search``: every level built on ``hard`` has it."""
+    assert str(bot_move(empty_piles(["Y1"]), 0, DrawingHard(1))) == "draw"
+    move = bot_move(empty_piles([]), 0, DrawingHard(1))
+    assert move is not None and move.kind == PLAY
 
 
 def test_hard_answers_forced_and_off_turn_moves_without_search() -> None:

@@ -17,7 +17,9 @@ from unogame.bots.learned import (
     option_features,
 )
 from unogame.engine import Game, Move
+from unogame.engine.cards import CARD_CODE, card_from_code, full_deck
 from unogame.engine.moves import DRAW, PLAY
+from unogame.sim.runner import SimConfig, play_one
 
 
 def tiny(seed: int = 0, hidden: int = 4) -> ScoringNetwork:
@@ -70,12 +72,18 @@ def test_a_tiny_network_plays_whole_rounds(players: int) -> None:
     assert game.winner is not None and asked > 0  # every move legal: push checks
 
 
-def test_the_network_decides_the_searched_choices() -> None:
-    """A network that likes drawing draws whenever it may; one that dislikes it plays."""
+def draw_feature() -> int:
+    """The option feature that says "a draw"."""
     game = Game.new(2, seed=0)
     both = option_features(game.view(0), 0, CardTracker(0, 2),
                            [Move.parse("draw"), Move.parse("pass")], None)
-    draw_feature = int(np.argmax((both[0] == 1) & (both[1] == 0)))  # the "a draw" flag
+    return int(np.argmax((both[0] == 1) & (both[1] == 0)))
+
+
+def test_the_network_decides_the_searched_choices() -> None:
+    """A network that likes drawing draws whenever it may; one that dislikes it plays."""
+    likes_drawing = linear(draw_feature(), 5.0)
+    dislikes_drawing = linear(draw_feature(), -5.0)
     for seed in range(30):
         game = Game.new(2, seed=seed)
         seat = game.turn
@@ -83,8 +91,8 @@ def test_the_network_decides_the_searched_choices() -> None:
         if not (any(m.kind == DRAW for m in legal) and any(m.kind == PLAY for m in legal)):
             continue
         moves = {}
-        for weight in (5.0, -5.0):
-            bot = LearnedBot(seed, network=linear(draw_feature, weight))
+        for weight, network in ((5.0, likes_drawing), (-5.0, dislikes_drawing)):
+            bot = LearnedBot(seed, network=network)
             bot.new_round(seat, game.view(seat), game.rules)
             moves[weight] = bot.choose(game.view(seat), legal)
         assert moves[5.0] is not None and moves[5.0].kind == DRAW
@@ -126,3 +134,81 @@ def test_learned_is_a_level_with_the_shipped_weights() -> None:
     assert isinstance(bot, LearnedBot)
     game, asked = play_round(2, 3, bot.network)
     assert game.winner is not None and asked > 0
+
+
+def choice(network: ScoringNetwork, draw_pile: list[str], discard_pile: list[str]) -> Move:
+    """Seat 0's move with plays in hand, the draw pile and discard pile given."""
+    game = Game.from_position({
+        "players": 2, "hands": [["R1", "G7", "B3", "Y2"], ["B8", "Y9"]],
+        "draw_pile": draw_pile, "discard_pile": discard_pile, "color": "G", "turn": 0})
+    bot = LearnedBot(1, network=network)
+    bot.new_round(0, game.view(0), game.rules)
+    move = bot.choose(game.view(0), game.legal_moves(0))
+    assert move is not None
+    return move
+
+
+def test_a_draw_that_brings_nothing_is_never_chosen_over_a_play() -> None:
+    """R4.5: with the draw pile empty and only the top card in the discard pile a draw is a
+    pure pass; a seat holding nearly the deck that chose it forever stalled the round."""
+    likes_drawing = linear(draw_feature(), 5.0)
+    assert choice(likes_drawing, ["Y1"], ["G4"]).kind == DRAW
+    assert choice(likes_drawing, [], ["G4", "R5"]).kind == DRAW  # R5 is reshuffled and drawn
+    assert choice(likes_drawing, [], ["G4"]).kind == PLAY
+
+
+def test_the_shipped_network_plays_in_the_stalled_position() -> None:
+    """The position the round of ``uno sim --bots learned,medium --seed 5555`` (round 5152)
+    stalled in: ``learned`` holds all but the other's nine cards and the top G4, nothing can
+    be drawn, ``medium`` cannot play; the shipped network chose the empty draw."""
+    other = ["R5", "B7", "R6", "Y9", "B8", "YR", "Y+2", "R+2", "YS"]
+    hand = full_deck()
+    for code in [*other, "G4"]:
+        hand.remove(card_from_code(code))
+    position = {
+        "players": 2, "hands": [[CARD_CODE[card] for card in hand], other],
+        "draw_pile": [], "discard_pile": ["G4"], "color": "G", "direction": -1,
+        "turn": 1, "dealer": 1}
+    assert Game.from_position(position).legal_moves(1) == [Move.parse("draw")]
+    game = Game.from_position({**position, "turn": 0})
+    bot = make_bot("learned", 3)
+    bot.new_round(0, game.view(0), game.rules)
+    move = bot.choose(game.view(0), game.legal_moves(0))
+    assert move is not None and move.kind == PLAY
+
+
+def test_a_position_left_and_met_again_gets_a_varied_move() -> None:
+    """A deterministic choice in a position that comes back makes a cycle: ``learned``
+    played Y0, ``medium`` drew the Y+2 under it and played it, ``learned`` drew the Y0
+    back, forever. Once this seat has moved on from a position, meeting it again this round
+    gets a random option; asked again without having moved (a request the table dropped),
+    the choice is the same."""
+    game = Game.from_position({
+        "players": 2, "hands": [["R1", "G7", "G2", "B3", "Y2"], ["B8", "Y9"]],
+        "draw_pile": [], "discard_pile": ["G4"], "color": "G", "turn": 0})
+    view, legal = game.view(0), game.legal_moves(0)
+    bot = LearnedBot(1, network=linear(draw_feature(), -5.0))
+    bot.new_round(0, view, game.rules)
+    first = bot.choose(view, legal)
+    assert first is not None
+    assert {bot.choose(view, legal) for _ in range(5)} == {first}
+    again = set()
+    for _ in range(20):
+        move = bot.choose(view, legal)
+        assert move is not None
+        for event in game.copy().push(0, move):  # this seat moves on
+            bot.observe(event.for_seat(0))
+        again.add(bot.choose(view, legal))
+    assert len(again) > 1 and again <= set(legal)
+    bot.new_round(0, view, game.rules)  # a new round forgets the positions
+    assert bot.choose(view, legal) == first
+
+
+def test_the_stalled_round_of_seed_5555_ends() -> None:
+    """Round 5152 of ``uno sim --players 2 --bots learned,medium --seed 5555``: ``learned``
+    drew until it held nearly the deck, then passed by empty draws (and, once it played,
+    cycled through the same positions) until the simulator gave up after 50,000
+    decisions. It ends in a few hundred."""
+    config = SimConfig(2, ("learned", "medium"), 5153, 5555, max_decisions=3000)
+    result = play_one(config, 5152)
+    assert result.winner in (0, 1)

@@ -130,5 +130,11 @@ def test_a_bot_that_fails_stops_the_sim_with_a_clear_error() -> None:
     try:
         with pytest.raises(BotError, match=r"broken bot at seat .*cannot think"):
             run_rounds(SimConfig(2, ("broken", "random"), 1, seed=1), workers=1)
+        # a round that will not end is named, with where the cards are
+        with pytest.raises(BotError, match=r"^round 0 of seed 1 \(table seed \d+, seats "
+                           r"random, medium\): the round did not end within 3 decisions "
+                           r"\(hand sizes \[\d+, \d+\], draw pile \d+, discard pile \d+\)$"):
+            run_rounds(SimConfig(2, ("random", "medium"), 3, seed=1, max_decisions=3),
+                       workers=1)
     finally:
         del BOT_LEVELS["broken"]

@@ -111,6 +111,25 @@ class RuleBot(Bot):
         return moves[int(self.rng.random() * len(moves))]
 
 
+def draw_brings_nothing(view: dict[str, Any]) -> bool:
+    """Whether a draw now brings no card (R4.5): the draw pile is empty and the discard pile
+    holds only its top card, so there is nothing to reshuffle."""
+    return view["draw_pile"] == 0 and len(view["discard_pile"]) <= 1
+
+
+def without_empty_draw(view: dict[str, Any], moves: Sequence[Move]) -> list[Move]:
+    """``moves`` less the voluntary draw when it would bring nothing and a play remains.
+
+    Such a draw only passes the turn: a seat that keeps choosing it while the others cannot
+    play stalls the round forever (the piles never refill, since nobody plays). A draw
+    taking a stack (``pending``) is not voluntary and stays.
+    """
+    if (view["pending"] is not None or not draw_brings_nothing(view)
+            or not any(move.kind == PLAY for move in moves)):
+        return list(moves)
+    return [move for move in moves if move.kind != DRAW]
+
+
 def _seat_of(view: dict[str, Any]) -> int:
     """The seat a view belongs to: the only hand shown as a list."""
     for seat, hand in enumerate(view["hands"]):

@@ -31,15 +31,16 @@ from __future__ import annotations
 import math
 import random
 import time
+from array import array
 from collections.abc import Sequence
 from typing import Any, Final
 
 from .. import native
 from ..engine import Game, Move
-from ..engine.cards import CARD_COLOR, CARD_POINTS, WILD
+from ..engine.cards import CARD_COLOR, CARD_POINTS, NUM_CARDS, WILD, card_from_code
 from ..engine.moves import CATCH, PLAY, UNO, play_arguments_table
 from ..native import game as native_game
-from .base import BOT_LEVELS
+from .base import BOT_LEVELS, without_empty_draw
 from .determinize import deal_hidden, determinize, public_game, sampled_pending
 from .heuristic import MediumBot
 from .knowledge import CardTracker
@@ -98,6 +99,30 @@ class _EngineSimulator:
             game.push_unchecked(mover, medium_move(game, mover))
             steps += 1
         return steps, end_rewards(game, sharpness)
+
+
+def position_key(view: dict[str, Any], seat: int) -> bytes:
+    """What ``seat`` sees of a position that a move can change (its hand in any order, the
+    other hands' sizes, the whole discard pile, the draw pile's size, colour, direction,
+    turn, pending decision), compact: equal keys, the same position to this seat."""
+    hands = view["hands"]
+    numbers = [view["draw_pile"], "RYGB".find(view["color"]) + 1 if view["color"] else 0,
+               view["direction"] + 1, view["turn"],
+               *(len(hand) if isinstance(hand, list) else hand for hand in hands),
+               *sorted(card_from_code(code) for code in hands[seat]), NUM_CARDS,
+               *(card_from_code(code) for code in view["discard_pile"])]
+    pending = repr(sorted(view["pending"].items())) if view["pending"] is not None else ""
+    return array("H", numbers).tobytes() + pending.encode()
+
+
+def is_turn_move_event(event: dict[str, Any]) -> bool:
+    """Whether an event (as a seat sees it) is its ``seat``'s turn move."""
+    kind = event["type"]
+    if kind == "play":
+        return not event.get("jump_in", False)
+    if kind == "draw":
+        return event.get("reason") in ("turn", "stack")
+    return kind in ("pass", "challenge", "accept", "color")
 
 
 def end_rewards(game: Game, sharpness: float) -> list[float]:
@@ -242,6 +267,25 @@ class HardBot(MediumBot):
         self.last_iterations = 0
         self.last_visits: dict[Move, int] = {}
         """Determinizations played from each root move in the last search."""
+        self.positions_left: dict[bytes, int] = {}
+        """This round's searched positions (:func:`position_key`), by the times this seat
+        moved on from them."""
+        self._deciding: bytes | None = None
+        """The position of the last searched decision, until this seat's turn move is seen
+        (a request the table drops or takes back is asked again: no position left)."""
+
+    def new_round(self, seat: int, view: dict[str, Any], rules: Any = None) -> None:
+        super().new_round(seat, view, rules)
+        self.positions_left.clear()
+        self._deciding = None
+
+    def observe(self, event: dict[str, Any]) -> None:
+        super().observe(event)
+        if (self._deciding is not None and event.get("seat") == self.seat
+                and is_turn_move_event(event)):
+            key = self._deciding
+            self.positions_left[key] = self.positions_left.get(key, 0) + 1
+            self._deciding = None
 
     @property
     def plies(self) -> int:
@@ -279,6 +323,7 @@ class HardBot(MediumBot):
         if view["turn"] != seat:
             self.tracker.sync(view)
             return self.off_turn(view, legal)
+        self._deciding = None
         for move in legal:
             if move.kind == CATCH:
                 return move
@@ -288,10 +333,18 @@ class HardBot(MediumBot):
                     return move
         self.tracker.sync(view)
         template = public_game(view, seat, self.rules)
-        options = search_moves(template, seat)
+        # an empty draw is never searched, so no searcher (hard's tree, learned's network)
+        # can pass forever while it holds a play
+        options = without_empty_draw(view, search_moves(template, seat))
         prior = MediumBot.choose(self, view, legal)
         if len(options) <= 1 or not self.use_search:
             return prior
+        key = self._deciding = position_key(view, seat)
+        if key in self.positions_left:
+            # The same position again: the cards went round (the piles nearly spent, the
+            # others drawing back what this seat plays). The same choice would repeat the
+            # cycle forever; a random one leaves it.
+            return options[int(self.rng.random() * len(options))]
         move = self.search(view, template, options, prior)
         return move if move in legal else prior
 

@@ -107,7 +107,11 @@ def play_table(table: Table, max_decisions: int = 50_000,
             raise BotError(f"the table waits for a person at seat {table.game.turn}")
         decisions += 1
         if decisions > max_decisions:
-            raise BotError(f"the round did not end within {max_decisions} decisions")
+            position = table.game.position()
+            raise BotError(f"the round did not end within {max_decisions} decisions "
+                           f"(hand sizes {[len(hand) for hand in position['hands']]}, "
+                           f"draw pile {len(position['draw_pile'])}, "
+                           f"discard pile {len(position['discard_pile'])})")
         if timings is not None and step.on_turn and len(step.legal) > 1:
             start = time.perf_counter()
             move, error = step.decide()
@@ -151,7 +155,12 @@ def play_one(config: SimConfig, index: int, timed: bool = False) -> RoundResult:
                   config.rules, seed, game=game)
     first, direction = game.turn, game.direction
     timings: dict[int, list[float]] | None = {} if timed else None
-    turns = play_table(table, config.max_decisions, timings)
+    try:
+        turns = play_table(table, config.max_decisions, timings)
+    except BotError as error:  # say which round: play_one(config, index) replays it
+        levels = ", ".join(config.bots[slot] for slot in seats)
+        raise BotError(f"round {index} of seed {config.seed} (table seed {seed}, seats "
+                       f"{levels}): {error}") from error
     assert game.winner is not None
     by_slot = {seats[seat]: values for seat, values in (timings or {}).items()}
     return RoundResult(index, seed, seats, first, direction, game.winner,
