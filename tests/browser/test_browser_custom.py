@@ -154,3 +154,24 @@ def test_a_start_the_family_rule_cannot_take_says_why_in_both_languages(browser:
             assert server.manager.rooms[code].status == "lobby"
             wait(page, "[data-action=start]")  # still the lobby, Start still there
             page.context.close()
+
+
+def test_the_house_rules_stay_open_when_a_change_redraws_before_the_toggle_event(
+        browser: Any) -> None:
+    """CI failed once with the builder's steps drawn inside a closed "House rules": the
+    summary was tapped, and the rule choice redrew the form (a microtask) before the
+    browser's toggle event (a task) had told the page it was open. Both here in one task,
+    as a slow phone would have them."""
+    with ServerThread() as server:
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.goto(server.url + "/")
+        wait(page, "#player-name")
+        page.evaluate("""() => {
+            document.getElementById("house-rules").open = true;
+            const choice = document.getElementById("rule-custom_rule");
+            choice.value = "__own__";
+            choice.dispatchEvent(new Event("change", {bubbles: true}));
+        }""")
+        wait(page, "[data-testid=rule-step]")
+        assert page.evaluate("() => document.getElementById('house-rules').open")
+        page.context.close()

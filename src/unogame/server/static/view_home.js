@@ -61,7 +61,7 @@ export function homeScreen() {
           <p class="muted">${current ? t(`web.preset_help.${current}`) : t("web.preset_own")}</p>
           <label class="check"><input type="checkbox" id="family-kind" ${S.form["family-kind"] ? "checked" : ""}>
             ${t("web.family_kind", { seconds: meta.family_catch_grace ?? 3.5 })}</label></fieldset>
-        <details id="house-rules" ${S.rulesOpen ? "open" : ""}><summary>${t("web.house_rules")}</summary>
+        <details id="house-rules" ${rulesOpen() ? "open" : ""}><summary>${t("web.house_rules")}</summary>
           <div class="rules-form">
           ${SWITCHES.map((key) => html`<label class="check"><input type="checkbox" id="rule-${key}" ${rules[key] ? "checked" : ""}> ${t(`common.rule.${key}`)}</label>`)}
           <div class="grid2">${numbers.map(([key, lo, hi]) => html`<label class="field">${t(`common.rule.${key}`)}
@@ -96,4 +96,10 @@ export function restoreForm() {
     if (!input || input.readOnly) continue;
     if (input.type === "checkbox") input.checked = value; else input.value = value;
   }
+}
+
+// Open as the page shows it: a tap on the summary opens it at once, but says so (the toggle
+// event) only in a later task, after a redraw it caused may already have run.
+function rulesOpen() {
+  return document.getElementById("house-rules")?.open ?? S.rulesOpen;
 }
