@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
+import threading
 import sys
 from pathlib import Path
 from typing import Any
@@ -124,3 +125,90 @@ def test_a_group_that_cannot_be_written_refuses_each_of_its_moves(tmp_path: Path
         locker.wait(10)
     assert [store.load_moves(f"ROOM{n}", 1) for n in range(3)] == [[], [], []]
     assert _append_together(store, entries) == [None, None, None]  # the lock gone: stored
+
+
+class HeldStorage(CountedStorage):
+    """Its first group write waits until the test lets it go (a slow disk, a held lock)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.held = threading.Event()
+        self.release = threading.Event()
+
+    def append_moves(self, entries: Any) -> list[Exception | None]:
+        if not self.groups:
+            self.held.set()
+            self.release.wait(10)
+        return super().append_moves(entries)
+
+
+def test_moves_asked_while_a_write_is_in_flight_are_one_commit_after_it(tmp_path: Path) -> None:
+    """Group commit: what arrives in later turns of the loop while the storage thread writes
+    waits for that write and goes in one commit with the rest (it was one commit per turn)."""
+    store = HeldStorage(tmp_path / "db.sqlite3")
+
+    async def scenario() -> list[None]:
+        first = asyncio.ensure_future(append_entry(store, ("ROOM0", 1, 0, 0, "draw")))
+        while not store.held.is_set():
+            await asyncio.sleep(0.01)
+        later = []
+        for n in range(1, 5):  # four turns of the loop, one move each
+            later.append(asyncio.ensure_future(append_entry(store, (f"ROOM{n}", 1, 0, n, "draw"))))
+            await asyncio.sleep(0.01)
+        store.release.set()
+        return await asyncio.gather(first, *later)
+
+    assert asyncio.run(scenario()) == [None] * 5
+    assert store.groups == [1, 4]
+    assert [store.load_moves(f"ROOM{n}", 1) for n in range(5)] == [[(n, "draw")] for n in range(5)]
+
+
+def test_a_loop_closed_mid_write_holds_back_nothing_after_it(tmp_path: Path) -> None:
+    """A server stopped while its write was in the storage thread (the answer never told):
+    the next server in the same process, on the same storage, still writes at once."""
+    store = HeldStorage(tmp_path / "db.sqlite3")
+
+    async def stopped() -> None:
+        asyncio.ensure_future(append_entry(store, ("ROOM0", 1, 0, 0, "draw")))
+        while not store.held.is_set():
+            await asyncio.sleep(0.01)
+
+    asyncio.run(stopped())  # the loop is gone with the write in flight
+    store.release.set()
+
+    async def next_server() -> None:
+        await asyncio.wait_for(append_entry(store, ("ROOM1", 1, 0, 1, "draw")), 5)
+
+    asyncio.run(next_server())
+    assert store.load_moves("ROOM1", 1) == [(1, "draw")]
+
+
+def test_answers_of_calls_run_back_to_back_wake_the_loop_once(tmp_path: Path) -> None:
+    """The storage thread tells the loop the answers of every call it ran without a pause in
+    one wake-up (a thread pool woke it once per call)."""
+    from unogame.server.commits import off_loop
+
+    gate = threading.Event()
+    wakeups = 0
+
+    async def scenario() -> list[int]:
+        nonlocal wakeups
+        loop = asyncio.get_running_loop()
+        told = loop.call_soon_threadsafe
+
+        def counted(callback: Any, *args: Any) -> Any:
+            nonlocal wakeups
+            wakeups += 1
+            return told(callback, *args)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        held = asyncio.ensure_future(off_loop(gate.wait, 10))
+        await asyncio.sleep(0.05)
+        calls = [asyncio.ensure_future(off_loop(int, str(n))) for n in range(20)]
+        await asyncio.sleep(0.05)  # all twenty queued behind the held call
+        gate.set()
+        await held
+        return await asyncio.gather(*calls)
+
+    assert asyncio.run(scenario()) == list(range(20))
+    assert wakeups <= 2, wakeups

@@ -7,10 +7,12 @@ calls keep the order they were made in) while the event loop goes on serving eve
 room and every ping.
 
 A move log entry is appended through :func:`append_entry`: the entries asked in one turn of
-the event loop (every room's) go to the storage thread together and are written in one
-commit (:meth:`~.storage.Storage.append_moves`), one thread hop per group, not per move; a
-group that cannot be written refuses each of its moves (nothing of them is stored, so
-nothing of them happens).
+the event loop, and in every turn while the storage's last group is being written (every
+room's), go to the storage thread together and are written in one commit
+(:meth:`~.storage.Storage.append_moves`), one thread hop per group, not per move; a group
+that cannot be written refuses each of its moves (nothing of them is stored, so nothing of
+them happens). The thread's answers come back in one wake-up of the loop for all the calls
+it ran back to back (:class:`StorageThread`).
 
 A room's changes go through its :class:`Commits`: each change (check, store, apply, tell)
 runs alone, so a message that arrives while a write is in flight is checked against the
@@ -23,10 +25,15 @@ every change, stored or not, the room plans its next step.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
+import contextlib
 import functools
 import logging
+import queue
+import threading
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Concatenate, Final, ParamSpec, Protocol, TypeVar
 
@@ -34,8 +41,98 @@ from .storage import LogEntry, Storage, StorageError
 
 log = logging.getLogger("unogame.server")
 
-STORAGE_THREAD: Final = concurrent.futures.ThreadPoolExecutor(max_workers=1,
-                                                             thread_name_prefix="storage")
+P = ParamSpec("P")
+T = TypeVar("T")
+Reply = Callable[[Any, BaseException | None], None]
+"""Told, on the event loop, a call's result (or what it raised)."""
+
+
+class StorageThread:
+    """One thread that makes every storage call, in the order they were asked.
+
+    A call's answer goes back to the event loop that asked it; the answers of calls that
+    ran back to back (the thread had more waiting) go in one wake-up of that loop, not one
+    each: under load the loop is woken once for many rooms' writes. (A thread pool's
+    futures cost a wake-up, two chained futures and their callbacks per call.)
+    """
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[
+            tuple[Callable[[], Any], asyncio.AbstractEventLoop | None, Reply] | None
+        ] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._starting = threading.Lock()
+
+    def call(self, loop: asyncio.AbstractEventLoop | None, job: Callable[[], Any],
+             reply: Reply) -> None:
+        """Run ``job()`` in the thread; ``reply(result, error)`` on ``loop`` after (or in
+        the thread itself when ``loop`` is None)."""
+        if self._thread is None:
+            self._start()
+        self._jobs.put((job, loop, reply))
+
+    def submit(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+               ) -> concurrent.futures.Future[T]:
+        """``call(*args, **kwargs)`` in the thread, for a caller off the loop (a test)."""
+        future: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def settle(result: T, error: BaseException | None) -> None:
+            if error is None:
+                future.set_result(result)
+            else:
+                future.set_exception(error)
+
+        self.call(None, lambda: call(*args, **kwargs), settle)
+        return future
+
+    def _start(self) -> None:
+        with self._starting:
+            if self._thread is None:
+                thread = threading.Thread(target=self._serve, name="storage", daemon=True)
+                thread.start()
+                self._thread = thread
+                atexit.register(self._stop)
+
+    def _stop(self) -> None:
+        """At exit: the calls already asked still run (a write is never cut half-way)."""
+        thread = self._thread
+        if thread is not None and thread.is_alive():
+            self._jobs.put(None)
+            thread.join()
+
+    def _serve(self) -> None:
+        answers: dict[asyncio.AbstractEventLoop, list[tuple[Reply, Any, BaseException | None]]] = {}
+        while True:
+            item = self._jobs.get()
+            if item is None:
+                return
+            job, loop, reply = item
+            result: Any = None
+            error: BaseException | None = None
+            try:
+                result = job()
+            except BaseException as raised:  # the asker decides; the thread goes on
+                error = raised
+            if loop is None:
+                reply(result, error)
+            else:
+                answers.setdefault(loop, []).append((reply, result, error))
+            if answers and self._jobs.empty():
+                for each, replies in answers.items():
+                    with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits
+                        each.call_soon_threadsafe(_tell, replies)
+                answers = {}
+
+
+def _tell(replies: list[tuple[Reply, Any, BaseException | None]]) -> None:
+    for reply, result, error in replies:
+        try:
+            reply(result, error)
+        except Exception:
+            log.exception("a storage answer could not be told")
+
+
+STORAGE_THREAD: Final = StorageThread()
 """Every storage call of the running server, in order, one at a time."""
 START_WITHIN: Final = 2.0
 """A call that could not start this many seconds after it was asked (the thread still busy
@@ -43,13 +140,12 @@ with other rooms' writes, each waiting for a locked file) is refused without run
 raises :class:`StorageError`, nothing was stored. A room's wait stays bounded however many
 rooms write."""
 
-P = ParamSpec("P")
-T = TypeVar("T")
-
 
 async def off_loop(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """``call(*args, **kwargs)`` in the storage thread: its result, or what it raised."""
     asked = time.monotonic()
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[T] = loop.create_future()
 
     def run() -> T:
         if time.monotonic() - asked > START_WITHIN:
@@ -57,54 +153,86 @@ async def off_loop(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T
                                f"{START_WITHIN:g} s")
         return call(*args, **kwargs)
 
-    return await asyncio.get_running_loop().run_in_executor(STORAGE_THREAD, run)
+    def settle(result: T, error: BaseException | None) -> None:
+        if answer.done():  # its asker was cancelled
+            return
+        if error is None:
+            answer.set_result(result)
+        else:
+            answer.set_exception(error)
+
+    STORAGE_THREAD.call(loop, run, settle)
+    return await answer
 
 
 class _LogWrites:
-    """The log entries asked in this turn of the loop, for one storage, and their waiters."""
+    """The log entries gathered for one storage, and their waiters."""
 
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
         self.entries: list[LogEntry] = []
         self.waiters: list[asyncio.Future[None]] = []
         self.asked = time.monotonic()
 
 
-_pending: dict[int, _LogWrites] = {}
-"""Per storage (by id), the group of this loop turn not yet handed to the storage thread."""
+class _LogWriter:
+    """One storage's log writes: the group in the storage thread, the next one gathering.
+
+    Both belong to the loop that asked them: a server stopped mid-write (its loop closed,
+    the answer never told) leaves nothing that holds back a server started after it."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.gathering: _LogWrites | None = None
+        self.writing_on: asyncio.AbstractEventLoop | None = None
+        """The loop whose group is in the storage thread: the next group waits for it (one
+        commit for all that arrived meanwhile, not one per turn of the loop)."""
+
+
+_writers: weakref.WeakKeyDictionary[Storage, _LogWriter] = weakref.WeakKeyDictionary()
 
 
 async def append_entry(storage: Storage, entry: LogEntry) -> None:
-    """Append one move log entry, together with the others asked in this turn of the loop
-    (one commit, one hop to the storage thread); raises what refused it (``StorageError``:
-    nothing of it was stored)."""
+    """Append one move log entry, together with the others asked while the storage's last
+    group was written (one commit, one hop to the storage thread); raises what refused it
+    (``StorageError``: nothing of it was stored)."""
     loop = asyncio.get_running_loop()
-    group = _pending.get(id(storage))
-    if group is None:
-        group = _pending[id(storage)] = _LogWrites(storage)
-        loop.call_soon(_write_group, group)  # after every callback of this turn
+    writer = _writers.get(storage)
+    if writer is None:
+        writer = _writers[storage] = _LogWriter(storage)
+    group = writer.gathering
+    if group is None or group.loop is not loop:
+        group = writer.gathering = _LogWrites(loop)
+        if writer.writing_on is not loop:
+            loop.call_soon(_write_group, writer)  # after every callback of this turn
     waiter: asyncio.Future[None] = loop.create_future()
     group.entries.append(entry)
     group.waiters.append(waiter)
     await waiter
 
 
-def _write_group(group: _LogWrites) -> None:
-    if _pending.get(id(group.storage)) is group:
-        del _pending[id(group.storage)]
+def _write_group(writer: _LogWriter) -> None:
+    group = writer.gathering
+    if group is None:
+        return
+    writer.gathering = None
+    writer.writing_on = group.loop
+    storage = writer.storage
 
     def run() -> list[Exception | None]:
         if time.monotonic() - group.asked > START_WITHIN:
             busy = f"storage busy: the write did not start within {START_WITHIN:g} s"
             return [StorageError(busy) for _entry in group.entries]
-        return group.storage.append_moves(group.entries)
+        return storage.append_moves(group.entries)
 
-    def written(job: asyncio.Future[list[Exception | None]]) -> None:
-        try:
-            results: list[BaseException | None] = list(job.result())
-        except Exception as error:  # the backend failed otherwise: nothing is taken as stored
-            results = [StorageError(f"{type(error).__name__}: {error}")
-                       for _waiter in group.waiters]
+    def written(outcome: list[Exception | None] | None, error: BaseException | None) -> None:
+        writer.writing_on = None
+        if error is not None or outcome is None:  # the backend failed otherwise: nothing stored
+            reason = f"{type(error).__name__}: {error}"
+            results: list[BaseException | None] = [StorageError(reason)
+                                                   for _waiter in group.waiters]
+        else:
+            results = list(outcome)
         for waiter, result in zip(group.waiters, results, strict=True):
             if waiter.done():
                 continue
@@ -112,13 +240,26 @@ def _write_group(group: _LogWrites) -> None:
                 waiter.set_result(None)
             else:
                 waiter.set_exception(result)
+        _write_group(writer)  # what gathered meanwhile
 
-    asyncio.get_running_loop().run_in_executor(STORAGE_THREAD, run).add_done_callback(written)
+    STORAGE_THREAD.call(group.loop, run, written)
 
 
 async def close_storage(storage: Storage) -> None:
     """Close the storage once every call asked before has run (at shutdown)."""
-    await asyncio.get_running_loop().run_in_executor(STORAGE_THREAD, storage.close)
+    loop = asyncio.get_running_loop()
+    closed: asyncio.Future[None] = loop.create_future()
+
+    def settle(_result: None, error: BaseException | None) -> None:
+        if closed.done():
+            return
+        if error is None:
+            closed.set_result(None)
+        else:
+            closed.set_exception(error)
+
+    STORAGE_THREAD.call(loop, storage.close, settle)
+    await closed
 
 
 class Commits:
