@@ -89,10 +89,14 @@ def serve(port: int, db: str, think: float) -> None:
     """The server process (``--serve``): ``uno serve`` with the per-address limits lifted."""
     import uvicorn
 
-    from unogame.server.cli import WS_MAX_SIZE, tune_gc
+    from unogame.server.cli import WS_MAX_SIZE
+    try:
+        from unogame.server.collector import start_collector
+    except ImportError:  # a tree from before the collector's freezing
+        from unogame.server.cli import tune_gc as start_collector  # type: ignore[attr-defined,no-redef]
 
     app = make_app(db, think)
-    tune_gc()
+    start_collector()
     uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=WS_MAX_SIZE, log_level="warning",
                 ws_ping_interval=20, ws_ping_timeout=30)
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import os
 import socket
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ..i18n import LANGUAGES, translate
+from .collector import start_collector
 from .storage import default_db_path
 
 WS_MAX_SIZE = 65536
@@ -111,16 +111,6 @@ def port_problem(host: str, port: int) -> str | None:
         except OSError as error:
             return error.strerror or str(error)
     return None
-
-
-def tune_gc() -> None:
-    """Keep the cycle collector's pauses short: the rooms, games and connections of a busy
-    server are long-lived objects that a full collection would walk every time (hundreds
-    of milliseconds at 2,000 connections). Frozen objects are still freed by reference
-    counting; only cycles among them wait for the rare full collection."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 50, 1000)
 
 
 def serve_limits(args: argparse.Namespace) -> Any:
@@ -237,7 +227,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
               f"is another server running? Choose another port with --port", file=err)
         return 1
     print_banner(host, args.port, db, out, found)
-    tune_gc()
+    start_collector()
     config, _ = uvicorn_config(app, host=host, port=args.port, log_level=args.log_level,
                                forwarded_allow_ips=getattr(args, "forwarded_allow_ips", None),
                                limits=connection_limits(args),
