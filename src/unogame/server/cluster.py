@@ -71,13 +71,7 @@ class Cluster(Coordination):
         """The rooms whose lease this process holds."""
         self._elsewhere: dict[str, dict[str, dict[str, Any]]] = {}
         """The other processes' clients of each room held, by room and process."""
-        hub.on_event = self.heard
-        hub.on_followed = self.followed
-        hub.on_lease = self.lease
-        hub.on_link = self.link
-        hub.on_dead = self.dead
-        hub.wanted = self.wanted
-        hub.others = self.others
+        hub.tell(self)  # a HubListener: heard, followed, lease, link, dead; wanted, others
         manager.coordination = self
 
     def start(self) -> None:
