@@ -368,7 +368,7 @@ def test_a_repeated_move_in_a_group_is_refused_alone(
     assert storage.append_moves([("GROUPONE", 1, 0, 0, "draw"),
                                  ("GROUPTWO", 1, 0, 1, "R5")]) == [None, None]
     caught_up: list[str] = []
-    storage.on_stale = caught_up.append
+    storage.tell_stale(caught_up.append)
     before = counter.round_trips
     results = storage.append_moves([("GROUPONE", 1, 1, 1, "B2"),
                                     ("GROUPTWO", 1, 0, 2, "draw"),  # index 0 is taken

@@ -80,11 +80,11 @@ class Cluster(Coordination):
         def stale(code: str) -> None:
             loop.call_soon_threadsafe(self.catch_up, code)
 
-        self.storage.on_stale = stale
+        self.storage.tell_stale(stale)
         self.hub.start()
 
     async def stop(self) -> None:
-        self.storage.on_stale = None
+        self.storage.tell_stale(None)
         await self.hub.stop()
 
     # ------------------------------------------------------------ rooms held
