@@ -24,6 +24,8 @@ from redis_support import (
 )
 from test_server_support import Client, ServerThread, autoplay, create_room, loopback_limits, run
 
+from unogame.server.cluster import Cluster
+from unogame.server.redis_hub import RedisHub
 from unogame.server.redis_store import TIMEOUT, RedisStorage, log_key
 from unogame.server.rooms import Room
 from unogame.server.storage import LogEntry, StaleError, StorageError
@@ -222,13 +224,18 @@ def test_a_room_followed_meanwhile_catches_up_on_what_it_did_not_hear(
     its host had just started on the first one.)"""
     import json
 
-    from unogame.server.redis_hub import RedisHub
+    from unogame.server.redis_hub import NoListener
     from unogame.server.redis_store import channel
+
+    caught_up: list[str] = []
+
+    class Listener(NoListener):
+        def followed(self, code: str) -> None:
+            caught_up.append(code)
 
     async def scenario() -> list[str]:
         hub = RedisHub(redis_server.url, "a-test-process", lease_seconds=5.0)
-        caught_up: list[str] = []
-        hub.on_followed = caught_up.append
+        hub.tell(Listener())
         hub.start()
         try:
             await asyncio.to_thread(wait_until, lambda: hub.link_up, 20, "the Redis link")
@@ -255,12 +262,33 @@ def test_start_right_after_a_join_through_the_other_server(
     host's server hears the other's changes a second late (a busy loop, a slow link), so
     that the start always comes first."""
     one, two = pair
-    hub = one.manager.hub
-    heard = hub.on_event
+    hub, cluster = one.manager.hub, one.manager.coordination
+    assert isinstance(hub, RedisHub) and isinstance(cluster, Cluster)
 
-    def late(code: str, payload: dict[str, Any]) -> None:
-        assert one.loop is not None
-        one.loop.call_later(1.0, heard, code, payload)
+    class HeardLate:
+        """The cluster, hearing the other server's messages a second late."""
+
+        def heard(self, code: str, payload: dict[str, Any]) -> None:
+            assert one.loop is not None
+            one.loop.call_later(1.0, cluster.heard, code, payload)
+
+        def followed(self, code: str) -> None:
+            cluster.followed(code)
+
+        def lease(self, code: str, held: bool, stored: tuple[int, int, int] | None) -> None:
+            cluster.lease(code, held, stored)
+
+        def link(self, up: bool) -> None:
+            cluster.link(up)
+
+        def dead(self, processes: set[str]) -> None:
+            cluster.dead(processes)
+
+        def wanted(self) -> dict[str, bool]:
+            return cluster.wanted()
+
+        def others(self) -> set[str]:
+            return cluster.others()
 
     async def scenario() -> list[dict[str, Any]]:
         answers = []
@@ -280,11 +308,11 @@ def test_start_right_after_a_join_through_the_other_server(
                 await client.close()
         return answers
 
-    hub.on_event = late
+    hub.tell(HeardLate())
     try:
         answers = run(scenario())
     finally:
-        hub.on_event = heard
+        hub.tell(cluster)
     assert [answer.get("code", answer["type"]) for answer in answers] == ["state"] * 5
 
 
@@ -340,7 +368,7 @@ def test_a_repeated_move_in_a_group_is_refused_alone(
     assert storage.append_moves([("GROUPONE", 1, 0, 0, "draw"),
                                  ("GROUPTWO", 1, 0, 1, "R5")]) == [None, None]
     caught_up: list[str] = []
-    storage.on_stale = caught_up.append
+    storage.tell_stale(caught_up.append)
     before = counter.round_trips
     results = storage.append_moves([("GROUPONE", 1, 1, 1, "B2"),
                                     ("GROUPTWO", 1, 0, 2, "draw"),  # index 0 is taken

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import threading
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -169,9 +169,10 @@ def test_a_loop_closed_mid_write_holds_back_nothing_after_it(tmp_path: Path) -> 
     store = HeldStorage(tmp_path / "db.sqlite3")
 
     async def stopped() -> None:
-        asyncio.ensure_future(append_entry(store, ("ROOM0", 1, 0, 0, "draw")))
+        write = asyncio.ensure_future(append_entry(store, ("ROOM0", 1, 0, 0, "draw")))
         while not store.held.is_set():
             await asyncio.sleep(0.01)
+        assert not write.done()
 
     asyncio.run(stopped())  # the loop is gone with the write in flight
     store.release.set()

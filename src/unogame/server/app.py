@@ -32,7 +32,7 @@ from .. import i18n
 from .admission import WebSocketCount, admitted, seat_mark
 from .assets import REVALIDATE, Assets, Body
 from .clients import Connection, valid_text
-from .cluster import backends, join_cluster
+from .cluster import backends
 from .commits import close_storage, off_loop
 from .emotes import EMOTES
 from .headers import SecurityHeaders
@@ -397,9 +397,9 @@ def create_app(storage: Storage | str | Path | None = None, *, timing: Timing | 
     ``lease_seconds``: how long a process that stopped renewing still drives its rooms.
     ``allowed_origins``: pages of other origins whose WebSockets are accepted (``*``: any).
     """
-    backend, hub = backends(storage, redis_url, lease_seconds)
+    backend, hub, join = backends(storage, redis_url, lease_seconds)
     manager = RoomManager(backend, hub, timing or Timing(), limits or Limits())
-    cluster = join_cluster(manager)  # None: one process, the cluster of one
+    cluster = join(manager)  # None: one process, the cluster of one
     manager.load()
     server = Server(manager, allowed_origins)
     log_limiter = LogLimiter()

@@ -15,8 +15,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..table import TableError
 from .commits import off_loop
@@ -35,25 +36,35 @@ RECONNECTING = {"type": "error", "code": "reconnecting",
                 "message": "the game's database is out of reach; reconnecting"}
 
 
+class Backends(NamedTuple):
+    """This process's storage and hub, and how a room manager over them joins the other
+    processes sharing its rooms."""
+
+    storage: Storage
+    hub: Hub
+    join: Callable[[RoomManager], Cluster | None]
+    """The cluster the manager keeps in step with (``None``: one process, nobody else to
+    hear)."""
+
+
 def backends(storage: Storage | str | Path | None, redis_url: str | None,
-             lease_seconds: float) -> tuple[Storage, Hub]:
-    """The storage and hub of this process: rooms in Redis shared with every process
-    started with ``redis_url``, or (one process) in ``storage`` (a SQLite path, a Storage,
-    ``:memory:`` by default) with local delivery."""
+             lease_seconds: float) -> Backends:
+    """The backends of this process: rooms in Redis shared with every process started
+    with ``redis_url``, or (one process) in ``storage`` (a SQLite path, a Storage,
+    ``:memory:`` by default) with local delivery. Chosen here once: nothing later asks
+    which."""
     if redis_url is not None:
         process = secrets.token_hex(6)
-        return RedisStorage(redis_url, process), RedisHub(redis_url, process, lease_seconds)
+        shared = RedisStorage(redis_url, process)
+        hub = RedisHub(redis_url, process, lease_seconds)
+        return Backends(shared, hub, lambda manager: Cluster(manager, hub, shared))
     if storage is None or isinstance(storage, (str, Path)):
         storage = SqliteStorage(storage or ":memory:")
-    return storage, LocalHub()
+    return Backends(storage, LocalHub(), _alone)
 
 
-def join_cluster(manager: RoomManager) -> Cluster | None:
-    """The cluster this process keeps in step with (``None``: one process, nobody else
-    to hear)."""
-    if isinstance(manager.hub, RedisHub) and isinstance(manager.storage, RedisStorage):
-        return Cluster(manager, manager.hub, manager.storage)
-    return None
+def _alone(manager: RoomManager) -> None:
+    """One process: the cluster of one is nothing to join."""
 
 
 class Cluster(Coordination):
@@ -71,13 +82,7 @@ class Cluster(Coordination):
         """The rooms whose lease this process holds."""
         self._elsewhere: dict[str, dict[str, dict[str, Any]]] = {}
         """The other processes' clients of each room held, by room and process."""
-        hub.on_event = self.heard
-        hub.on_followed = self.followed
-        hub.on_lease = self.lease
-        hub.on_link = self.link
-        hub.on_dead = self.dead
-        hub.wanted = self.wanted
-        hub.others = self.others
+        hub.tell(self)  # a HubListener: heard, followed, lease, link, dead; wanted, others
         manager.coordination = self
 
     def start(self) -> None:
@@ -86,11 +91,11 @@ class Cluster(Coordination):
         def stale(code: str) -> None:
             loop.call_soon_threadsafe(self.catch_up, code)
 
-        self.storage.on_stale = stale
+        self.storage.tell_stale(stale)
         self.hub.start()
 
     async def stop(self) -> None:
-        self.storage.on_stale = None
+        self.storage.tell_stale(None)
         await self.hub.stop()
 
     # ------------------------------------------------------------ rooms held
@@ -272,4 +277,4 @@ def _quiet(task: asyncio.Future[Any]) -> None:
         log.info("reading presence failed: %s", task.exception())
 
 
-__all__ = ["RECONNECTING", "Cluster", "backends", "join_cluster"]
+__all__ = ["RECONNECTING", "Backends", "Cluster", "backends"]

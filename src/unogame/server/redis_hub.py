@@ -27,8 +27,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from .hub import Client, LocalHub
 from .redis_store import PREFIX, TIMEOUT, channel, room_key
@@ -90,6 +89,59 @@ def code_of(channel_name: str) -> str:
     return channel_name[channel_name.index("{") + 1:channel_name.index("}")]
 
 
+class HubListener(Protocol):
+    """What a :class:`RedisHub` tells this process's cluster (``cluster.Cluster``), and what
+    it asks it when renewing its leases."""
+
+    def heard(self, code: str, payload: dict[str, Any]) -> None:
+        """A message of another process about a room this process follows."""
+
+    def followed(self, code: str) -> None:
+        """A room's channel is subscribed now: what was published before may have been
+        missed (the room catches up from Redis)."""
+
+    def lease(self, code: str, held: bool, stored: tuple[int, int, int] | None) -> None:
+        """This process now drives (``held``) or no longer drives a room; when it took the
+        lease, the room's (rev, game_no, log length) in Redis then."""
+
+    def link(self, up: bool) -> None:
+        """Redis became unreachable (``False``) or reachable again."""
+
+    def dead(self, processes: set[str]) -> None:
+        """Processes whose liveness key expired (their presence no longer counts)."""
+
+    def wanted(self) -> dict[str, bool]:
+        """The rooms this process follows, each with whether it wants to drive it."""
+
+    def others(self) -> set[str]:
+        """The other processes this one has presence from."""
+
+
+class NoListener:
+    """A hub nobody listens to yet: what it hears is dropped, it wants no room."""
+
+    def heard(self, code: str, payload: dict[str, Any]) -> None:
+        pass
+
+    def followed(self, code: str) -> None:
+        pass
+
+    def lease(self, code: str, held: bool, stored: tuple[int, int, int] | None) -> None:
+        pass
+
+    def link(self, up: bool) -> None:
+        pass
+
+    def dead(self, processes: set[str]) -> None:
+        pass
+
+    def wanted(self) -> dict[str, bool]:
+        return {}
+
+    def others(self) -> set[str]:
+        return set()
+
+
 class RedisHub(LocalHub):
     """Local delivery, plus the room channels, presence and leases shared through Redis."""
 
@@ -101,23 +153,8 @@ class RedisHub(LocalHub):
         self.url = url
         self.process: str = process  # one of several
         self.lease_seconds = lease_seconds
-        self.on_event: Callable[[str, dict[str, Any]], None] = lambda code, payload: None
-        """A message of another process about a room this process follows."""
-        self.on_followed: Callable[[str], None] = lambda code: None
-        """A room's channel is subscribed now: what was published before may have been
-        missed (the room catches up from Redis)."""
-        self.on_lease: Callable[[str, bool, tuple[int, int, int] | None], None] = \
-            lambda code, held, stored: None
-        """This process now drives (``True``) or no longer drives a room; when it took
-        the lease, the room's (rev, game_no, log length) in Redis then."""
-        self.on_link: Callable[[bool], None] = lambda up: None
-        """Redis became unreachable (``False``) or reachable again."""
-        self.on_dead: Callable[[set[str]], None] = lambda processes: None
-        """Processes whose liveness key expired (their presence no longer counts)."""
-        self.wanted: Callable[[], dict[str, bool]] = dict
-        """The rooms this process follows, each with whether it wants to drive it."""
-        self.others: Callable[[], set[str]] = set
-        """The other processes this one has presence from."""
+        self._listener: HubListener = NoListener()
+        """Told what this hub hears (:meth:`tell`)."""
         self.followed: set[str] = set()
         self.held: set[str] = set()
         self.link_up = False
@@ -131,6 +168,10 @@ class RedisHub(LocalHub):
         self._renewed = time.monotonic()
         self._stopped = False
         """Stopping: its liveness key is deleted and not set again."""
+
+    def tell(self, listener: HubListener) -> None:
+        """What this hub hears and how its leases go, told to ``listener`` from now on."""
+        self._listener = listener
 
     # ------------------------------------------------------------ Hub
 
@@ -191,7 +232,7 @@ class RedisHub(LocalHub):
         process published before the subscription took effect was not heard)."""
         await pubsub.subscribe(channel(code))
         if code in self.followed:
-            self.on_followed(code)
+            self._listener.followed(code)
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
@@ -211,7 +252,7 @@ class RedisHub(LocalHub):
             elif not up:
                 log.warning("redis unreachable; reconnecting")
             self._linked = True
-            self.on_link(up)
+            self._listener.link(up)
 
     async def _listen(self) -> None:
         """Receive the followed rooms' messages; on a lost link, reconnect and resubscribe
@@ -260,7 +301,7 @@ class RedisHub(LocalHub):
             return
         if isinstance(payload, dict) and payload.get("p") != self.process:
             try:
-                self.on_event(code, payload)
+                self._listener.heard(code, payload)
             except Exception:
                 log.exception("room %s: a message from another process failed", code)
 
@@ -269,9 +310,9 @@ class RedisHub(LocalHub):
         the ones it wants that nobody holds, note the processes that died."""
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
-            wanted = self.wanted()
+            wanted = self._listener.wanted()
             codes = sorted(wanted)
-            others = sorted(self.others())
+            others = sorted(self._listener.others())
             ms = int(self.lease_seconds * 1000)
             try:
                 async with self._db.pipeline(transaction=False) as pipe:
@@ -290,7 +331,7 @@ class RedisHub(LocalHub):
                 if time.monotonic() - self._renewed > self.lease_seconds * 0.8:
                     for code in list(self.held):
                         self.held.discard(code)
-                        self.on_lease(code, False, None)
+                        self._listener.lease(code, False, None)
                 continue
             self._renewed = time.monotonic()
             if not replies[0]:  # this process's key had lapsed (starved, cut off): the
@@ -299,13 +340,13 @@ class RedisHub(LocalHub):
                 dead = {other for other, alive in zip(others, replies[2], strict=True)
                         if alive is None}
                 if dead:
-                    self.on_dead(dead)
+                    self._listener.dead(dead)
             for code, now_held in zip(codes, held, strict=True):
                 if bool(now_held) != (code in self.held):
                     (self.held.add if now_held else self.held.discard)(code)
                     stored = tuple(int(v) for v in now_held[1:4]) \
                         if isinstance(now_held, list) else None
-                    self.on_lease(code, bool(now_held), stored)  # type: ignore[arg-type]
+                    self._listener.lease(code, bool(now_held), stored)  # type: ignore[arg-type]
 
     def _liveness_ms(self) -> int:
         """How long this process's liveness key lives: the lease (renewed every third)."""
@@ -379,4 +420,4 @@ def _quiet(task: asyncio.Future[Any]) -> None:
         log.info("redis call failed: %s", task.exception())
 
 
-__all__ = ["RedisHub", "lease_key", "presence_key", "process_key"]
+__all__ = ["HubListener", "NoListener", "RedisHub", "lease_key", "presence_key", "process_key"]

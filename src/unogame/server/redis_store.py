@@ -189,9 +189,8 @@ class RedisStorage(Storage):
         self.clock = RedisClock(lambda: self._call(self._db.time))
         self._revs: dict[str, int] = {}
         """The record's rev this process last read or wrote, per room."""
-        self.on_stale: Callable[[str], None] | None = None
-        """Called (in the storage thread) with a room's code when a change was refused as
-        stale: the room should catch up."""
+        self._on_stale: Callable[[str], None] | None = None
+        """See :meth:`tell_stale`."""
         self._call(self._db.ping)
         # a group's scripts go by their hash alone (``_queue``): Redis must have this one
         self._call(self._db.script_load, APPEND_MOVE)
@@ -225,9 +224,16 @@ class RedisStorage(Storage):
         log.info("a change was refused as late in time; Redis's clock read again")
         return self._call(script, keys=keys, args=[*args, self.clock.deadline()])
 
+    def tell_stale(self, callback: Callable[[str], None] | None) -> None:
+        """From now on, ``callback`` is called (in the storage thread) with a room's code
+        when a change to it was refused as stale: the room should catch up (``None``:
+        nobody is told)."""
+        self._on_stale = callback
+
     def _stale(self, code: str, error: StaleError) -> StaleError:
-        if self.on_stale is not None:
-            self.on_stale(code)
+        callback = self._on_stale  # read once: the loop may unset it meanwhile
+        if callback is not None:
+            callback(code)
         return error
 
     def known_rev(self, code: str) -> int:
