@@ -212,3 +212,46 @@ def test_the_stalled_round_of_seed_5555_ends() -> None:
     config = SimConfig(2, ("learned", "medium"), 5153, 5555, max_decisions=3000)
     result = play_one(config, 5152)
     assert result.winner in (0, 1)
+
+
+def test_the_rl_update_gradient_matches_finite_differences() -> None:
+    import importlib.util
+    import sys
+    script = Path(__file__).parents[1] / "scripts" / "train_learned.py"
+    spec = importlib.util.spec_from_file_location("train_learned_rl", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    rng = np.random.default_rng(0)
+    params = [rng.standard_normal((5, 4)), rng.standard_normal(4),
+              rng.standard_normal((4, 1)), rng.standard_normal(1)]
+    anchor = [p + 0.1 for p in params]
+    x = rng.standard_normal((7, 5))
+    group = np.array([0, 0, 0, 1, 1, 2, 2])
+    chosen = np.array([1, 3, 6])
+    advantage = np.array([0.5, -0.3, 1.0])
+    temperature, entropy, kl = 0.7, 0.2, 0.05
+
+    def loss() -> float:
+        scores = module._forward(params, x)[0] / temperature
+        total = 0.0
+        for g in range(3):
+            s = scores[group == g]
+            logp = s - s.max() - np.log(np.exp(s - s.max()).sum())
+            pick = chosen[g] - int(np.argmax(group == g))
+            total += -advantage[g] * logp[pick] + entropy * float((np.exp(logp) * logp).sum())
+        pull = sum(float(((p - a) ** 2).sum()) for p, a in zip(params, anchor, strict=True))
+        return total / 3 + 0.5 * kl * pull
+
+    grads = module._pg_grads(params, x, group, chosen, advantage, 3, temperature, entropy,
+                             anchor, kl)
+    for p, g in zip(params, grads, strict=True):
+        for j in np.ndindex(p.shape):
+            old = p[j]
+            p[j] = old + 1e-6
+            up = loss()
+            p[j] = old - 1e-6
+            down = loss()
+            p[j] = old
+            assert abs((up - down) / 2e-6 - g[j]) < 1e-5
