@@ -58,7 +58,7 @@ from typing import Any
 
 import numpy as np
 
-from unogame.bots import MediumBot
+from unogame.bots import Bot, MediumBot
 from unogame.bots.base import play_next
 from unogame.bots.ismcts import HardBot
 from unogame.bots.knowledge import CardTracker
@@ -124,10 +124,15 @@ def _play_round(seed: int, sink: list[Record]) -> None:
     players = rng.choice(PLAYERS)
     game = Game.new(players, seed=seed)
     hard_seat = rng.randrange(players)
-    bots = [RecordingHardBot(seed * 16 + s, sink) if s == hard_seat else MediumBot(seed * 16 + s)
-            for s in range(players)]
-    for seat, bot in enumerate(bots):
-        bot.new_round(seat, game.view(seat), game.rules)
+    _play_among_medium(game, players, seed, hard_seat, RecordingHardBot(seed * 16 + hard_seat,
+                                                                        sink))
+
+
+def _play_among_medium(game: Game, players: int, seed: int, seat: int, bot: Bot) -> None:
+    """``game`` played to its end (or 5,000 moves): ``bot`` at ``seat``, ``medium`` elsewhere."""
+    bots = [bot if s == seat else MediumBot(seed * 16 + s) for s in range(players)]
+    for s, each in enumerate(bots):
+        each.new_round(s, game.view(s), game.rules)
     moves = 0
     while game.winner is None and moves < 5000:
         if play_next(game, bots) is None:
@@ -232,16 +237,21 @@ def _forward(params: list[np.ndarray], x: np.ndarray) -> tuple[np.ndarray, list[
     return x.reshape(-1), acts
 
 
-def _batch_loss(params: list[np.ndarray], x: np.ndarray, group: np.ndarray, target: np.ndarray,
-                groups: int, weight_decay: float) -> tuple[float, list[np.ndarray]]:
-    """Softmax cross-entropy over each group's rows; ``target``: each row's target share."""
-    scores, acts = _forward(params, x)
+def _group_softmax(scores: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:
+    """Each row's softmax share among the rows of its group (``group``: each row's index)."""
     top = np.full(groups, -np.inf)
     np.maximum.at(top, group, scores)
     e = np.exp(scores - top[group])
     total = np.zeros(groups)
     np.add.at(total, group, e)
-    p = e / total[group]
+    return e / total[group]  # type: ignore[no-any-return]
+
+
+def _batch_loss(params: list[np.ndarray], x: np.ndarray, group: np.ndarray, target: np.ndarray,
+                groups: int, weight_decay: float) -> tuple[float, list[np.ndarray]]:
+    """Softmax cross-entropy over each group's rows; ``target``: each row's target share."""
+    scores, acts = _forward(params, x)
+    p = _group_softmax(scores, group, groups)
     loss = float(-(target * np.log(p + 1e-12)).sum() / groups)
     d = (p - target) / groups
     grads: list[np.ndarray] = [np.empty(0)] * len(params)
@@ -356,15 +366,8 @@ def _rl_round(seed: int, players: int, network: ScoringNetwork, temperature: flo
     game = Game.new(players, seed=seed)
     seat = rng.randrange(players)
     sink: list[tuple[np.ndarray, int]] = []
-    bots = [SamplingLearnedBot(seed * 16 + s, network, temperature, sink) if s == seat
-            else MediumBot(seed * 16 + s) for s in range(players)]
-    for s, bot in enumerate(bots):
-        bot.new_round(s, game.view(s), game.rules)
-    moves = 0
-    while game.winner is None and moves < 5000:
-        if play_next(game, bots) is None:
-            break
-        moves += 1
+    _play_among_medium(game, players, seed, seat,
+                       SamplingLearnedBot(seed * 16 + seat, network, temperature, sink))
     return sink, float(game.winner == seat)
 
 
@@ -387,13 +390,7 @@ def _pg_grads(params: list[np.ndarray], x: np.ndarray, group: np.ndarray, chosen
     """Gradients (to descend) of -(advantage * log p(chosen)) - entropy * H, softmax at
     ``temperature`` over each group's rows (x normalised), plus an L2 pull to ``anchor``."""
     scores, acts = _forward(params, x)
-    s = scores / temperature
-    top = np.full(groups, -np.inf)
-    np.maximum.at(top, group, s)
-    e = np.exp(s - top[group])
-    total = np.zeros(groups)
-    np.add.at(total, group, e)
-    p = e / total[group]
+    p = _group_softmax(scores / temperature, group, groups)
     onehot = np.zeros_like(p)
     onehot[chosen] = 1.0
     logp = np.log(p + 1e-12)

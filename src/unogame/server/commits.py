@@ -144,8 +144,6 @@ rooms write."""
 async def off_loop(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """``call(*args, **kwargs)`` in the storage thread: its result, or what it raised."""
     asked = time.monotonic()
-    loop = asyncio.get_running_loop()
-    answer: asyncio.Future[T] = loop.create_future()
 
     def run() -> T:
         if time.monotonic() - asked > START_WITHIN:
@@ -153,16 +151,7 @@ async def off_loop(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T
                                f"{START_WITHIN:g} s")
         return call(*args, **kwargs)
 
-    def settle(result: T, error: BaseException | None) -> None:
-        if answer.done():  # its asker was cancelled
-            return
-        if error is None:
-            answer.set_result(result)
-        else:
-            answer.set_exception(error)
-
-    STORAGE_THREAD.call(loop, run, settle)
-    return await answer
+    return await _ask(run)
 
 
 class _LogWrites:
@@ -234,12 +223,7 @@ def _write_group(writer: _LogWriter) -> None:
         else:
             results = list(outcome)
         for waiter, result in zip(group.waiters, results, strict=True):
-            if waiter.done():
-                continue
-            if result is None:
-                waiter.set_result(None)
-            else:
-                waiter.set_exception(result)
+            _settle(waiter, None, result)
         _write_group(writer)  # what gathered meanwhile
 
     STORAGE_THREAD.call(group.loop, run, written)
@@ -247,19 +231,24 @@ def _write_group(writer: _LogWriter) -> None:
 
 async def close_storage(storage: Storage) -> None:
     """Close the storage once every call asked before has run (at shutdown)."""
+    await _ask(storage.close)
+
+
+def _ask(job: Callable[[], T]) -> asyncio.Future[T]:
+    """``job()`` in the storage thread; its outcome on a future of the running loop."""
     loop = asyncio.get_running_loop()
-    closed: asyncio.Future[None] = loop.create_future()
+    answer: asyncio.Future[T] = loop.create_future()
+    STORAGE_THREAD.call(loop, job, functools.partial(_settle, answer))
+    return answer
 
-    def settle(_result: None, error: BaseException | None) -> None:
-        if closed.done():
-            return
-        if error is None:
-            closed.set_result(None)
-        else:
-            closed.set_exception(error)
 
-    STORAGE_THREAD.call(loop, storage.close, settle)
-    await closed
+def _settle(future: asyncio.Future[T], result: T, error: BaseException | None) -> None:
+    if future.done():  # its asker was cancelled
+        return
+    if error is None:
+        future.set_result(result)
+    else:
+        future.set_exception(error)
 
 
 class Commits:
