@@ -83,3 +83,36 @@ def test_a_clients_socket_is_not_stopped_around_each_message() -> None:
 
         run(scenario())
     assert CountingProtocol.pauses <= 3, CountingProtocol.pauses
+
+
+def test_a_frame_written_at_once_is_the_frame_websockets_writes() -> None:
+    """The direct write builds the text frame itself: the same bytes as ``websockets``
+    (unmasked, final, each length form)."""
+    from websockets.frames import Frame, Opcode
+
+    from unogame.server.connections import text_frame
+
+    for size in (0, 1, 125, 126, 127, 65_535, 65_536, 70_000):
+        payload = ("ก" * size).encode()[:size]
+        assert text_frame(payload) == Frame(Opcode.TEXT, payload, True).serialize(
+            mask=False, extensions=[]), size
+
+
+def test_messages_are_encoded_as_the_standard_library_would() -> None:
+    """``hub.encode`` (orjson) gives the text ``json.dumps`` gave, and what orjson refuses
+    still encodes."""
+    import json
+
+    from unogame.server.hub import encode
+
+    samples: list[dict[str, Any]] = [
+        {"type": "update", "version": 12, "view": {"hands": [7, ["R1", "W+4"]],
+                                                   "pending": None}, "timer_left": 12.5,
+         "events": [{"kind": "say", "seat": 0, "name": "สมชาย 🎉", "ok": True}]},
+        {"type": "room", "name": 'a "quoted" \\ name\n', "seats": [], "empty": {}},
+        {"big": 2 ** 100, "list": [1, 2.0, -3]},  # past 64 bits: the standard library's
+        {"keys": {1: "one"}},  # a key that is not text: the standard library's
+    ]
+    for message in samples:
+        assert encode(message) == json.dumps(message, ensure_ascii=False,
+                                             separators=(",", ":"))

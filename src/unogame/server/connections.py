@@ -23,6 +23,7 @@ import asyncio
 import ipaddress
 import logging
 import resource
+import struct
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
@@ -32,6 +33,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 from websockets.http11 import Request
+from websockets.protocol import SERVER, State
 
 from .admission import address_key
 from .cli import WS_MAX_SIZE
@@ -266,12 +268,29 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         if (not self.writable.is_set() or not self.handshake_complete or self.close_sent
                 or self.initial_response is not None or self.transport.is_closing()):
             return False
-        try:
-            self.conn.send_text(text.encode())
-        except InvalidState:
+        conn = self.conn
+        if conn.extensions or conn.side is not SERVER or conn.expect_continuation_frame:
+            try:  # a negotiated extension (permessage-deflate) makes the frame
+                conn.send_text(text.encode())
+            except InvalidState:
+                return False
+            self.transport.write(b"".join(conn.data_to_send()))
+            return True
+        if conn.state is not State.OPEN:
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.write(text_frame(text.encode()))
         return True
+
+
+def text_frame(payload: bytes) -> bytes:
+    """One unmasked, final text frame (RFC 6455 5.2): what ``websockets`` writes for a
+    server's ``send_text`` with no extension, without building its ``Frame`` each time."""
+    size = len(payload)
+    if size < 126:
+        return bytes((0x81, size)) + payload
+    if size < 1 << 16:
+        return struct.pack("!BBH", 0x81, 126, size) + payload
+    return struct.pack("!BBQ", 0x81, 127, size) + payload
 
 
 class GuardedWebSocketProtocol(DirectWebSocketProtocol):
