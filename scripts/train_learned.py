@@ -468,12 +468,15 @@ def rl(args: argparse.Namespace) -> None:
             better = rate_2p + rate_4p > best_2p + best_4p and rate_4p >= start_4p - 0.01
             print(f"  held-out 2p {rate_2p:.2%}, 4p {rate_4p:.2%}"
                   f"{' (best, saved)' if better else ''}", flush=True)
+            saved = {"mean": mean, "std": std}
+            for i in range(len(params) // 2):
+                saved[f"w{i}"] = params[2 * i].astype(np.float32)
+                saved[f"b{i}"] = params[2 * i + 1].astype(np.float32)
+            if args.keep:  # every evaluated step, to be chosen among on more rounds
+                Path(args.keep).mkdir(parents=True, exist_ok=True)
+                np.savez_compressed(Path(args.keep) / f"update_{update}.npz", **saved)
             if better:
                 best_2p, best_4p = rate_2p, rate_4p
-                saved = {"mean": mean, "std": std}
-                for i in range(len(params) // 2):
-                    saved[f"w{i}"] = params[2 * i].astype(np.float32)
-                    saved[f"b{i}"] = params[2 * i + 1].astype(np.float32)
                 np.savez_compressed(out, **saved)
     print(f"best held-out 2p {best_2p:.2%}, 4p {best_4p:.2%} (start {start_2p:.2%}, "
           f"{start_4p:.2%}); weights in {out}")
@@ -517,6 +520,7 @@ def main() -> None:
     tuning.add_argument("--eval-rounds", type=int, default=2000)
     tuning.add_argument("--eval-seed", type=int, default=7_000_000)
     tuning.add_argument("--seed", type=int, default=1)
+    tuning.add_argument("--keep", help="a folder: the weights of every evaluated update")
     args = parser.parse_args()
     {"generate": generate, "fit": fit, "rl": rl}[args.command](args)
 
