@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +79,20 @@ async def my_turn(pilot: Any, app: RemoteApp) -> None:
             await pilot.press("d")
         else:
             await pilot.press("enter")
-        await until(pilot, lambda seen=remote, at=version: seen.version != at, 30)
+        # the answer lands (or the link was made anew: another remote); if not within
+        # 15 s on a loaded machine, the position is looked at again and answered again
+        await settled(pilot, lambda seen=remote, at=version: app.remote is not seen
+                      or seen.version != at, 15)
     raise AssertionError("no ordinary turn came")
+
+
+async def settled(pilot: Any, condition: Callable[[], bool], seconds: float) -> bool:
+    """:func:`until` that says whether ``condition`` came instead of failing."""
+    try:
+        await until(pilot, condition, seconds)
+    except AssertionError:
+        return False
+    return True
 
 
 def events_by(client: Client, kind: str, seat: int) -> list[dict[str, Any]]:
