@@ -33,7 +33,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 from websockets.http11 import Request
-from websockets.protocol import SERVER, State
+from websockets.protocol import State
 
 from .admission import address_key
 from .cli import WS_MAX_SIZE
@@ -269,7 +269,7 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
                 or self.initial_response is not None or self.transport.is_closing()):
             return False
         conn = self.conn
-        if conn.extensions or conn.side is not SERVER or conn.expect_continuation_frame:
+        if conn.extensions or conn.expect_continuation_frame:
             try:  # a negotiated extension (permessage-deflate) makes the frame
                 conn.send_text(text.encode())
             except InvalidState:
