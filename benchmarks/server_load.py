@@ -72,9 +72,15 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_split(pid: int) -> tuple[float, float]:
+    """A process's CPU seconds so far: (user, kernel)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def cpu_seconds(pid: int) -> float:
+    return sum(cpu_split(pid))
 
 
 @dataclass
@@ -351,6 +357,7 @@ async def run(args: argparse.Namespace) -> None:
         info0 = redis_info(args.redis) if args.redis else None
         redis_pid = int(info0["server"]["process_id"]) if info0 else None
         redis_cpu0 = cpu_seconds(redis_pid) if redis_pid else 0.0
+        sys0 = sum(cpu_split(server.pid)[1] for server in servers)
         cpu0, t0 = sum(cpu_seconds(server.pid) for server in servers), time.perf_counter()
         client_cpu0 = time.process_time()
         read0 = tcp_bytes_received(players)
@@ -361,6 +368,7 @@ async def run(args: argparse.Namespace) -> None:
         client_cpu = time.process_time() - client_cpu0
         wire_bytes = tcp_bytes_received(players) - read0
         cpu1, t1 = sum(cpu_seconds(server.pid) for server in servers), time.perf_counter()
+        kernel = sum(cpu_split(server.pid)[1] for server in servers) - sys0
         redis_cpu = (cpu_seconds(redis_pid) - redis_cpu0) if redis_pid else 0.0
         info1 = redis_info(args.redis) if args.redis else None
         rss = sum(rss_kib(server.pid) for server in servers)
@@ -384,7 +392,9 @@ async def run(args: argparse.Namespace) -> None:
             if args.redis else "SQLite, 1 process"
         print(f"backend: {backend}")
         moves = max(1, stats.moves)
-        print(f"CPU per move: servers {1000 * (cpu1 - cpu0) / moves:.2f} ms"
+        print(f"CPU per move: servers {1000 * (cpu1 - cpu0) / moves:.2f} ms "
+              f"({1000 * (cpu1 - cpu0 - kernel) / moves:.2f} user, "
+              f"{1000 * kernel / moves:.2f} kernel: system calls, loopback TCP)"
               + (f", redis-server {1000 * redis_cpu / moves:.2f} ms" if args.redis else ""))
         print(f"bytes per move per seat: {stats.payload_bytes / moves / 4:.0f} payload "
               f"(WebSocket messages as received), {wire_bytes / moves / 4:.0f} on the wire "

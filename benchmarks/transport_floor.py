@@ -28,7 +28,7 @@ import urllib.request
 from typing import Any
 
 import websockets
-from server_load import cpu_seconds, free_port, parse_cpus, percentile, pinnable, rss_kib
+from server_load import cpu_seconds, cpu_split, free_port, parse_cpus, percentile, pinnable, rss_kib
 
 SERVER = r'''
 import json, sys
@@ -129,12 +129,14 @@ async def run(args: argparse.Namespace) -> None:
         await asyncio.sleep(args.warmup)
         rss_before = rss_kib(server.pid)
         cpu_before = cpu_seconds(server.pid)
+        kernel_before = cpu_split(server.pid)[1]
         stats["measuring"] = True
         started = time.perf_counter()
         await asyncio.sleep(args.seconds)
         stats["measuring"] = False
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds(server.pid) - cpu_before
+        kernel = cpu_split(server.pid)[1] - kernel_before
         moves, latencies = stats["moves"], stats["latencies"]
         stop.set()
         print(f"null rooms: {args.rooms} x 4 connections, send {args.send}, frame {args.frame} B,"
@@ -143,7 +145,8 @@ async def run(args: argparse.Namespace) -> None:
               f"{1000 * percentile(latencies, 0.5):.1f} ms, p99 "
               f"{1000 * percentile(latencies, 0.99):.1f} ms")
         print(f"transport CPU per move (1 message in, 4 frames out): "
-              f"{1000 * cpu / max(moves, 1):.3f} ms; server CPU {100 * cpu / elapsed:.0f}% of one"
+              f"{1000 * cpu / max(moves, 1):.3f} ms ({1000 * kernel / max(moves, 1):.3f} in the "
+              f"kernel); server CPU {100 * cpu / elapsed:.0f}% of one"
               f" core; RSS {rss_idle / 1024:.1f} MiB idle -> {rss_before / 1024:.1f} MiB, "
               f"{(rss_before - rss_idle) / (4 * args.rooms):.1f} KiB per connection "
               f"(no rooms, no games)")

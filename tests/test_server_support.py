@@ -93,11 +93,13 @@ class ServerThread:
     def __init__(self, db: str | Path | Storage = ":memory:", timing: Timing | None = None,
                  limits: Limits | None = None, lan_url: str | None = None,
                  port: int = 0, redis_url: str | None = None, lease: float = 1.5,
-                 ws_protocol: type[DirectWebSocketProtocol] = DirectWebSocketProtocol) -> None:
+                 ws_protocol: type[DirectWebSocketProtocol] = DirectWebSocketProtocol,
+                 ws_ping: tuple[float, float] | None = None) -> None:
         """``port``: 0 for a free one, or the port of a server that was stopped (a restart).
         ``redis_url``: rooms in that Redis (shared with other servers on it), not ``db``.
         ``ws_protocol``: uvicorn's WebSocket protocol class (``uno serve``'s, less the
-        per-address guard, by default)."""
+        per-address guard, by default). ``ws_ping``: the WebSocket keepalive's interval and
+        timeout (none by default)."""
         self.app = create_app(db if isinstance(db, Storage) else str(db),
                               timing=timing or Timing(think=0.0, reaction_scale=0.0),
                               limits=limits or loopback_limits(), lan_url=lan_url,
@@ -105,7 +107,9 @@ class ServerThread:
         self.sock = free_socket(port)
         self.port = int(self.sock.getsockname()[1])
         config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536,
-                                lifespan="on", ws=ws_protocol)
+                                lifespan="on", ws=ws_protocol,
+                                ws_ping_interval=ws_ping[0] if ws_ping else None,
+                                ws_ping_timeout=ws_ping[1] if ws_ping else None)
         self.server = uvicorn.Server(config)
         self.loop: asyncio.AbstractEventLoop | None = None
         """The server's event loop (set once it runs): every room lives on it."""

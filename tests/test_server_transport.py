@@ -116,3 +116,67 @@ def test_messages_are_encoded_as_the_standard_library_would() -> None:
     for message in samples:
         assert encode(message) == json.dumps(message, ensure_ascii=False,
                                              separators=(",", ":"))
+
+
+class PingCounting(DirectWebSocketProtocol):
+    """The real protocol, counting the keepalive pings it sends."""
+
+    pings = 0
+
+    def send_keepalive_ping(self) -> None:
+        before = self.pending_ping_payload
+        super().send_keepalive_ping()
+        if self.pending_ping_payload is not None and self.pending_ping_payload != before:
+            type(self).pings += 1
+
+
+def test_a_client_heard_within_the_ping_interval_is_not_pinged() -> None:
+    """The keepalive pings only a client silent for its interval: one that sends (a page's
+    beat every 2 s) costs no ping and pong; once it falls silent it is pinged again, and a
+    client that answers stays connected (before: every connection pinged every interval)."""
+    PingCounting.pings = 0
+    with ServerThread(ws_protocol=PingCounting, ws_ping=(0.5, 1.0)) as server:
+        async def scenario() -> None:
+            client = await Client.connect(server.ws_url)
+            for _ in range(15):  # 3 s, heard every 0.2 s
+                await client.request({"type": "ping"}, "pong")
+                await asyncio.sleep(0.2)
+            assert PingCounting.pings == 0
+            await asyncio.sleep(2.0)  # silent: pinged, answered by the client library
+            assert PingCounting.pings >= 2
+            await client.request({"type": "ping"}, "pong")
+            await client.close()
+
+        run(scenario())
+
+
+def test_a_link_gone_silent_after_talking_is_closed_within_interval_and_timeout() -> None:
+    """A client that sent messages and then holds everything (no pong): closed within the
+    interval and the timeout of the last bytes it sent."""
+    import socket
+    import time
+
+    with ServerThread(ws_ping=(0.5, 1.0)) as server:
+        sock = socket.create_connection(("127.0.0.1", server.port))
+        sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                     b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                     b"Sec-WebSocket-Version: 13\r\n\r\n")
+        sock.settimeout(5)
+        assert b"101" in sock.recv(4096).split(b"\r\n")[0]
+        payload, mask = b'{"type":"ping"}', b"\x01\x02\x03\x04"
+        frame = (bytes([0x81, 0x80 | len(payload)]) + mask
+                 + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        for _ in range(5):  # talking for a second: no ping needed
+            sock.sendall(frame)
+            time.sleep(0.2)
+        last = time.monotonic()
+        received = b""
+        while True:  # never answer: pongs, then the close after the timeout
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            received += chunk
+        closed_after = time.monotonic() - last
+        sock.close()
+    assert b"\x89\x04" in received  # a ping came (4-byte payload), unanswered
+    assert 1.0 <= closed_after <= 3.0, closed_after

@@ -240,7 +240,27 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol, with a text frame written at once when the socket
     takes it (``scope[SEND_NOW]``): no task woken and no ASGI message built per frame.
     uvicorn's own ``send`` does the same work (it waits only while the socket's buffer is
-    full), through two more layers."""
+    full), through two more layers. Its keepalive pings only a client silent for the ping
+    interval."""
+
+    heard_at = 0.0
+    """When the client's last bytes came (the loop's clock)."""
+
+    def data_received(self, data: bytes) -> None:
+        self.heard_at = self.loop.time()
+        super().data_received(data)
+
+    def send_keepalive_ping(self) -> None:
+        # A client heard within the interval is alive: its ping waits until the interval
+        # has passed since then (a page that beats every 2 s is never pinged). A dead
+        # link is still found within interval + timeout of the last bytes heard.
+        quiet = self.loop.time() - self.heard_at
+        interval = self.ping_interval or 0.0
+        if (quiet < interval and self.pending_ping_payload is None and not self.close_sent
+                and not self.transport.is_closing()):
+            self.ping_timer = self.loop.call_later(interval - quiet, self.send_keepalive_ping)
+            return
+        super().send_keepalive_ping()
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
