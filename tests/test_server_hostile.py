@@ -60,11 +60,21 @@ def room_of(server: ServerThread, code: str) -> Room:
 
 
 async def alive(client: Client) -> bool:
-    try:
-        await client.request({"type": "ping"}, "pong", timeout=5)
-    except TimeoutError:
-        return False
-    return True
+    """The server answers this client's ping (after its message allowance comes back, when
+    the client spent it: a fast game's moves can, and the ping is then refused as
+    rate_limited, not lost)."""
+    deadline = asyncio.get_running_loop().time() + 10
+    while asyncio.get_running_loop().time() < deadline:
+        try:
+            answer = await client.request({"type": "ping"}, ("pong", "error"), timeout=5)
+        except TimeoutError:
+            return False
+        if answer["type"] == "pong":
+            return True
+        if answer.get("code") == "rate_limited":
+            await asyncio.sleep(0.5)
+        # another error answers a move still in flight: ask again
+    return False
 
 
 # ---------------------------------------------------------------- 2. lone surrogates
