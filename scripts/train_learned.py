@@ -53,6 +53,10 @@ beside another on the busy 2-core machine; logs ``artifacts/learned/rl_1.log``,
 ``rl_2.log``; chosen by the held-out rounds): against ``medium`` with seed 2026 over 10,000
 rounds, 59.96% [59.0%, 60.9%] with 2 players and 30.5% [29.6%, 31.4%] with 4 (imitation
 alone: 58.4% [57.5%, 59.4%] and 29.3% [28.5%, 30.2%]; after the first run 59.1% and 29.9%).
+A fourth run from the shipped weights on 4-player rounds only (``rl --players 4 --batch 128
+--lr 2e-4 --temperature 0.7 --eval-every 8 --seed 5``, 208 updates; log
+``artifacts/learned/rl_4.log``) found nothing better: its 4-player checks stayed at
+28.5-30.0% (29.95% at its start) while the 2-player rate fell to 57-59.7%.
 """
 
 from __future__ import annotations
