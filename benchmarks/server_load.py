@@ -89,6 +89,7 @@ class Stats:
     arrivals: dict[tuple[str, int], list[float]] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
+    beats: int = 0  # the pages' heartbeat pings sent while measured (--beat)
     payload_bytes: int = 0  # WebSocket payloads received by all clients while measured
     errors: dict[str, int] = field(default_factory=dict)
     measuring: bool = False
@@ -115,6 +116,15 @@ class Player:
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(message))
+
+    async def beat(self, every: float) -> None:
+        """Ping as the page does (``connection.js``): every ``every`` s, the page's text."""
+        await asyncio.sleep(every * self.rng.random())
+        while not self.stop:
+            if self.stats.measuring:
+                self.stats.beats += 1
+            await self.ws.send('{"type":"ping","beat":true}')
+            await asyncio.sleep(every)
 
     async def reader(self) -> None:
         stats = self.stats
@@ -349,6 +359,9 @@ async def run(args: argparse.Namespace) -> None:
         print(f"{args.rooms} rooms, {len(players)} connections set up in "
               f"{time.perf_counter() - started:.1f} s")
         tasks = [asyncio.get_running_loop().create_task(player.play()) for player in players]
+        if args.beat > 0:
+            tasks += [asyncio.get_running_loop().create_task(player.beat(args.beat))
+                      for player in players]
         await asyncio.sleep(args.warmup)
         stats.measuring = True
         lags: list[float] = []
@@ -380,7 +393,9 @@ async def run(args: argparse.Namespace) -> None:
         elapsed = t1 - t0
         lat = stats.latencies
         print(f"measured {elapsed:.1f} s, bots '{args.level}', think {args.think} s "
-              f"(x0.5-1.5 per move)")
+              f"(x0.5-1.5 per move)"
+              + (f"; each client beats every {args.beat} s as a page does "
+                 f"({stats.beats / elapsed:.0f} beats/s)" if args.beat > 0 else ""))
         print(f"moves sent {stats.moves}, {stats.moves / elapsed:.0f} moves/s; "
               f"broadcasts timed {len(lat)}")
         if lat:
@@ -443,6 +458,9 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=30.0, help="measured time")
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--beat", type=float, default=0.0, metavar="SECONDS",
+                        help="each client also pings as the page does every SECONDS "
+                             "(the page: 2); CPU per move then includes the beats")
     parser.add_argument("--think", type=float, default=1.0,
                         help="seconds a client bot waits before answering a position")
     parser.add_argument("--level", default="random", help="client bot level")
