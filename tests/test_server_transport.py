@@ -6,9 +6,18 @@ still gets its messages in order until its bound, then is dropped (test_server_c
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
-from test_server_support import Client, ServerThread, autoplay, create_room, join, run
+from test_server_support import (
+    Client,
+    ServerThread,
+    autoplay,
+    create_room,
+    join,
+    loopback_limits,
+    run,
+)
 
 from unogame.server.connections import QUEUED_MESSAGES, DirectWebSocketProtocol
 
@@ -180,3 +189,79 @@ def test_a_link_gone_silent_after_talking_is_closed_within_interval_and_timeout(
         sock.close()
     assert b"\x89\x04" in received  # a ping came (4-byte payload), unanswered
     assert 1.0 <= closed_after <= 3.0, closed_after
+
+
+def _count_handled(server: ServerThread) -> list[str]:
+    """The texts the app's reading path handles from now on (``Server.handle_text``)."""
+    handled: list[str] = []
+    app_server = server.app.state.server
+    handle = app_server.handle_text
+
+    async def counting(conn: Any, text: str) -> None:
+        handled.append(text)
+        await handle(conn, text)
+
+    app_server.handle_text = counting
+    return handled
+
+
+def test_a_pages_beat_is_answered_where_it_arrives() -> None:
+    """The page's heartbeat (its exact text) is answered with a pong by the protocol, with
+    no reading task woken and no parsing: the connection is marked as beating and heard;
+    any other ping still goes through the app (before: every beat did)."""
+    with ServerThread() as server:
+        handled = _count_handled(server)
+
+        async def scenario() -> None:
+            client = await Client.connect(server.ws_url)
+            for index in range(10):
+                await client.send('{"type":"ping","beat":true}')  # the page's very text
+                await client.message_at(index)
+                await asyncio.sleep(0.05)
+            assert [m["type"] for m in client.messages] == ["pong"] * 10
+            assert handled == []
+            (conn,) = server.app.state.server.connections
+            assert conn.beat and time.monotonic() - conn.heard < 1.0
+            await client.request({"type": "ping", "beat": True}, "pong")  # json.dumps' spaces
+            assert handled == ['{"type": "ping", "beat": true}']
+            await client.close()
+
+        run(scenario())
+
+
+def test_beats_still_spend_the_message_allowance() -> None:
+    """A client that floods beats is refused as rate_limited as for any message: the
+    protocol's answer spends the same allowance."""
+    with ServerThread(limits=loopback_limits(message_burst=10, messages_per_second=1.0)) \
+            as server:
+        async def scenario() -> None:
+            client = await Client.connect(server.ws_url)
+            for _ in range(30):
+                await client.send('{"type":"ping","beat":true}')
+            await client.wait_for(lambda m: m.get("code") == "rate_limited")
+            await asyncio.sleep(0.3)
+            pongs = sum(1 for m in client.messages if m["type"] == "pong")
+            refused = sum(1 for m in client.messages if m.get("code") == "rate_limited")
+            assert pongs <= 11 and pongs + refused == 30, (pongs, refused)
+            await client.close()
+
+        run(scenario())
+
+
+def test_a_beat_never_overtakes_a_message_the_app_has_not_read() -> None:
+    """Beats sent right behind other messages are answered after them, in order: a beat is
+    answered at the protocol only when nothing waits for the app."""
+    with ServerThread() as server:
+        async def scenario() -> None:
+            client = await Client.connect(server.ws_url)
+            for round_no in range(20):
+                await client.send({"type": "why", "card": "R1"})  # refused: no room
+                await client.send('{"type":"ping","beat":true}')
+                pong = await client.wait_for(lambda m: m["type"] == "pong",
+                                             start=2 * round_no)
+                at = next(i for i, m in enumerate(client.messages) if m is pong)
+                before = client.messages[:at]
+                assert sum(1 for m in before if m["type"] == "error") == round_no + 1
+            await client.close()
+
+        run(scenario())

@@ -14,7 +14,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from .admission import client_address
-from .connections import SEND_NOW
+from .connections import ANSWER_BEATS, SEND_NOW
 from .emotes import EmoteAllowance
 from .helper import HINT_GAP, REPLAY_GAP, Gap
 from .hub import encode
@@ -24,6 +24,7 @@ from .outbox import Outbox
 from .rooms import Room
 
 log = logging.getLogger("unogame.server")
+PONG = encode({"type": "pong"})
 TOKEN_LOOKUP_GAP = 1.0
 """A connection whose address spent its lookups may still resume with a seat token once a
 second: another client behind the same address cannot keep a player out of their seat."""
@@ -64,6 +65,22 @@ class Connection:
         self.replays = Gap(REPLAY_GAP)
         self.token_lookups = Gap(TOKEN_LOOKUP_GAP)
         """Room lookups with a seat token when the address's allowance is spent."""
+        self._answer_beats: Callable[[Callable[[], bool] | None], None] | None = \
+            websocket.scope.get(ANSWER_BEATS)
+        if self._answer_beats is not None:
+            self._answer_beats(self.answer_beat)
+
+    def answer_beat(self) -> bool:
+        """The page's heartbeat, answered where the protocol reads it (``Server.on_ping``'s
+        answer to ``{"type": "ping", "beat": true}``, without the reading task); ``False``
+        when it must go the usual way: the connection ending, or its allowance spent (then
+        refused there as ``rate_limited``)."""
+        if self.closing or self.overflowed or self.ended or not self.rate_ok():
+            return False
+        self.heard = time.monotonic()
+        self.beat = True
+        self.send_text(PONG)
+        return True
 
     def send_text(self, text: str) -> None:
         """Send ``text``: straight to the socket when it takes it and nothing waits before
@@ -148,6 +165,8 @@ class Connection:
 
     async def finish(self) -> None:
         """The reading ended: send what is queued (up to a second), then close."""
+        if self._answer_beats is not None:  # a beat now goes to no one: the app's way
+            self._answer_beats(None)
         self.close()
         task = self.writer_task
         if task is not None:

@@ -25,6 +25,7 @@ import logging
 import resource
 import struct
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
@@ -229,6 +230,10 @@ class GuardedH11Protocol(H11Protocol):
 
 SEND_NOW: Final = "unogame.send_now"
 """The ASGI scope key of a WebSocket's :meth:`DirectWebSocketProtocol.send_now`."""
+ANSWER_BEATS: Final = "unogame.answer_beats"
+"""The ASGI scope key of a WebSocket's :meth:`DirectWebSocketProtocol.answer_beats_with`."""
+BEAT_TEXT: Final = b'{"type":"ping","beat":true}'
+"""The page's heartbeat as it sends it (``JSON.stringify``), every 2 s from every page."""
 
 
 QUEUED_MESSAGES: Final = 4
@@ -245,6 +250,39 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
 
     heard_at = 0.0
     """When the client's last bytes came (the loop's clock)."""
+    beat_answer: Callable[[], bool] | None = None
+    """The app's answer to the page's heartbeat, given where it arrives (``True``: answered)."""
+
+    def answer_beats_with(self, answer: Callable[[], bool] | None) -> None:
+        """From now on, a heartbeat (:data:`BEAT_TEXT`) that arrives with nothing waiting
+        for the app is handed to ``answer`` here, without waking the app's reading task;
+        one that ``answer`` declines (``False``) goes to the app as any message."""
+        self.beat_answer = answer
+
+    def send_receive_event_to_app(self) -> None:
+        answer = self.beat_answer
+        # A page's beat costs a frame in and a frame out, not a queue, a task's wake-up
+        # and the app's parsing (pages beat more often than their players move). Only
+        # with nothing queued: it never overtakes a message the app has not read.
+        if (answer is not None and self.curr_msg_data_type == "text" and len(self.frames) == 1
+                and self.frames[0] == BEAT_TEXT and self.queue.empty() and not self.close_sent
+                and answer()):
+            self.frames = []
+            return
+        self._to_app()
+
+    def _to_app(self) -> None:
+        # uvicorn stops reading the socket after every message until the app takes it (two
+        # epoll changes a message); here only once QUEUED_MESSAGES wait (memory stays
+        # bounded: a few messages of at most ws_max_size each).
+        paused, self.read_paused = self.read_paused, True
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = paused
+        if not paused and self.queue.qsize() >= QUEUED_MESSAGES:
+            self.read_paused = True
+            self.transport.pause_reading()
 
     def data_received(self, data: bytes) -> None:
         self.heard_at = self.loop.time()
@@ -267,19 +305,7 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)  # a refused handshake has none
         if scope is not None:
             scope[SEND_NOW] = self.send_now
-
-    def send_receive_event_to_app(self) -> None:
-        # uvicorn stops reading the socket after every message until the app takes it (two
-        # epoll changes a message); here only once QUEUED_MESSAGES wait (memory stays
-        # bounded: a few messages of at most ws_max_size each).
-        paused, self.read_paused = self.read_paused, True
-        try:
-            super().send_receive_event_to_app()
-        finally:
-            self.read_paused = paused
-        if not paused and self.queue.qsize() >= QUEUED_MESSAGES:
-            self.read_paused = True
-            self.transport.pause_reading()
+            scope[ANSWER_BEATS] = self.answer_beats_with
 
     def send_now(self, text: str) -> bool:
         """Write ``text`` as one frame now; ``False`` (nothing written) when the socket's
