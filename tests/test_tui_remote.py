@@ -366,3 +366,12 @@ def test_an_update_right_after_the_first_state_waits_for_the_table() -> None:
             assert "Host" in screen_text(app).splitlines()[0]
 
     asyncio.run(scenario())
+
+
+def test_the_terminals_beat_is_the_pages_text() -> None:
+    """The terminal pings with the page's very text (compact JSON), the one the server
+    answers where it arrives, without waking its reading task."""
+    from unogame.server.connections import BEAT_TEXT
+    from unogame.tui.remote import BEAT, wire_text
+
+    assert wire_text(BEAT).encode() == BEAT_TEXT

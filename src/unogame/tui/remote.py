@@ -35,6 +35,8 @@ from .saving import write_atomically
 
 BEAT_SECONDS = 2.0
 """A ping this often, promising the next (``beat``): the page's heartbeat."""
+BEAT: dict[str, Any] = {"type": "ping", "beat": True}
+"""The ping, as the page sends it."""
 QUIET_SECONDS = 2.5
 """A ping unanswered this long: the link is said to be reconnecting."""
 SILENT_SECONDS = 6.0
@@ -47,6 +49,12 @@ MOVE_REFUSALS = frozenset({"stale", "illegal", "not_seated", "not_started", "bad
 LOG_KEEP = 400
 """Events kept for the log and the scoreboard (the server sends its last 300 on resume)."""
 _CODE = re.compile(r"/r/([A-Za-z0-9 -]{4,20})/?$")
+
+
+def wire_text(message: dict[str, Any]) -> str:
+    """A message as sent: compact JSON, as the page's ``JSON.stringify`` (so :data:`BEAT` is
+    the page's very text, which the server answers where it arrives)."""
+    return json.dumps(message, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -402,11 +410,11 @@ class Link:
 
     async def _ping(self) -> None:
         self._ping_at = self._last_ping = time.monotonic()
-        await self._send_now({"type": "ping", "beat": True})
+        await self._send_now(BEAT)
 
     async def _send_now(self, message: dict[str, Any]) -> None:
         if self._ws is not None:
-            await self._ws.send(json.dumps(message))
+            await self._ws.send(wire_text(message))
 
     def send(self, message: dict[str, Any]) -> bool:
         """Send ``message`` (from the event loop's thread); ``False`` if the link is down
