@@ -94,12 +94,13 @@ class ServerThread:
                  limits: Limits | None = None, lan_url: str | None = None,
                  port: int = 0, redis_url: str | None = None, lease: float = 1.5,
                  ws_protocol: type[DirectWebSocketProtocol] = DirectWebSocketProtocol,
-                 ws_ping: tuple[float, float] | None = None) -> None:
+                 ws_ping: tuple[float, float] | None = None, ws_deflate: bool = True) -> None:
         """``port``: 0 for a free one, or the port of a server that was stopped (a restart).
         ``redis_url``: rooms in that Redis (shared with other servers on it), not ``db``.
         ``ws_protocol``: uvicorn's WebSocket protocol class (``uno serve``'s, less the
         per-address guard, by default). ``ws_ping``: the WebSocket keepalive's interval and
-        timeout (none by default)."""
+        timeout (none by default). ``ws_deflate``: permessage-deflate offered (uvicorn's
+        default; ``uno serve`` offers none)."""
         self.app = create_app(db if isinstance(db, Storage) else str(db),
                               timing=timing or Timing(think=0.0, reaction_scale=0.0),
                               limits=limits or loopback_limits(), lan_url=lan_url,
@@ -109,7 +110,8 @@ class ServerThread:
         config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536,
                                 lifespan="on", ws=ws_protocol,
                                 ws_ping_interval=ws_ping[0] if ws_ping else None,
-                                ws_ping_timeout=ws_ping[1] if ws_ping else None)
+                                ws_ping_timeout=ws_ping[1] if ws_ping else None,
+                                ws_per_message_deflate=ws_deflate)
         self.server = uvicorn.Server(config)
         self.loop: asyncio.AbstractEventLoop | None = None
         """The server's event loop (set once it runs): every room lives on it."""

@@ -9,6 +9,7 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
 from test_server_support import (
     Client,
     ServerThread,
@@ -140,23 +141,60 @@ class PingCounting(DirectWebSocketProtocol):
 
 
 def test_a_client_heard_within_the_ping_interval_is_not_pinged() -> None:
-    """The keepalive pings only a client silent for its interval: one that sends (a page's
-    beat every 2 s) costs no ping and pong; once it falls silent it is pinged again, and a
-    client that answers stays connected (before: every connection pinged every interval)."""
+    """The keepalive pings a client that sends (a page's beat every 2 s) only once in
+    PINGED_ANYWAY intervals, not every interval; once it falls silent it is pinged every
+    interval again, and a client that answers stays connected (before: every connection
+    pinged every interval)."""
+    from unogame.server.connections import PINGED_ANYWAY
+
     PingCounting.pings = 0
     with ServerThread(ws_protocol=PingCounting, ws_ping=(0.5, 1.0)) as server:
         async def scenario() -> None:
             client = await Client.connect(server.ws_url)
-            for _ in range(15):  # 3 s, heard every 0.2 s
+            started = time.monotonic()
+            while time.monotonic() - started < 0.5 * PINGED_ANYWAY - 0.4:  # heard every 0.2 s
                 await client.request({"type": "ping"}, "pong")
                 await asyncio.sleep(0.2)
-            assert PingCounting.pings == 0
-            await asyncio.sleep(2.0)  # silent: pinged, answered by the client library
-            assert PingCounting.pings >= 2
+            assert PingCounting.pings == 0  # 3 intervals talking: no ping
+            while time.monotonic() - started < 2 * 0.5 * PINGED_ANYWAY:  # 4 s in all
+                await client.request({"type": "ping"}, "pong")
+                await asyncio.sleep(0.2)
+            assert 1 <= PingCounting.pings <= 2  # once in 4 intervals (was 8 here)
+            talking = PingCounting.pings
+            await asyncio.sleep(2.0)  # silent: pinged each interval, answered by the library
+            assert PingCounting.pings >= talking + 2
             await client.request({"type": "ping"}, "pong")
             await client.close()
 
         run(scenario())
+
+
+def test_a_client_that_talks_but_never_answers_a_ping_is_closed() -> None:
+    """A client whose messages come but whose pongs never do (a link dead one way, a client
+    that ignores pings): closed within PINGED_ANYWAY intervals and the timeout."""
+    import socket
+
+    with ServerThread(ws_ping=(0.5, 1.0)) as server:
+        sock = socket.create_connection(("127.0.0.1", server.port))
+        sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                     b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                     b"Sec-WebSocket-Version: 13\r\n\r\n")
+        sock.settimeout(5)
+        assert b"101" in sock.recv(4096).split(b"\r\n")[0]
+        started = time.monotonic()
+        payload, mask = b'{"type":"ping","beat":true}', b"\x01\x02\x03\x04"
+        frame = (bytes([0x81, 0x80 | len(payload)]) + mask
+                 + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        closed_after = None
+        while time.monotonic() - started < 8:  # beats every 0.2 s, never a pong
+            try:
+                sock.sendall(frame)
+            except OSError:
+                closed_after = time.monotonic() - started
+                break
+            time.sleep(0.2)
+        sock.close()
+    assert closed_after is not None and closed_after <= 2.0 + 1.0 + 1.5, closed_after
 
 
 def test_a_link_gone_silent_after_talking_is_closed_within_interval_and_timeout() -> None:
@@ -205,11 +243,13 @@ def _count_handled(server: ServerThread) -> list[str]:
     return handled
 
 
-def test_a_pages_beat_is_answered_where_it_arrives() -> None:
+@pytest.mark.parametrize("deflate", [False, True])
+def test_a_pages_beat_is_answered_where_it_arrives(deflate: bool) -> None:
     """The page's heartbeat (its exact text) is answered with a pong by the protocol, with
     no reading task woken and no parsing: the connection is marked as beating and heard;
-    any other ping still goes through the app (before: every beat did)."""
-    with ServerThread() as server:
+    any other ping still goes through the app (before: every beat did). With or without
+    permessage-deflate (the protocol reads the text decompressed)."""
+    with ServerThread(ws_deflate=deflate) as server:
         handled = _count_handled(server)
 
         async def scenario() -> None:
@@ -262,6 +302,31 @@ def test_a_beat_never_overtakes_a_message_the_app_has_not_read() -> None:
                 at = next(i for i, m in enumerate(client.messages) if m is pong)
                 before = client.messages[:at]
                 assert sum(1 for m in before if m["type"] == "error") == round_no + 1
+            await client.close()
+
+        run(scenario())
+
+
+def test_a_beat_waits_for_the_answer_to_a_message_being_handled() -> None:
+    """A beat that arrives while the app handles an earlier message (here one that takes
+    half a second) is answered after that message's answer, as every message is."""
+    with ServerThread() as server:
+        app_server = server.app.state.server
+
+        async def slow_why(conn: Any, message: dict[str, Any]) -> None:
+            await asyncio.sleep(0.5)
+            conn.send({"type": "why", "slow": True})
+
+        app_server.on_why = slow_why
+
+        async def scenario() -> None:
+            client = await Client.connect(server.ws_url)
+            for round_no in range(3):
+                await client.send({"type": "why", "card": "R1"})
+                await asyncio.sleep(0.1)
+                await client.send('{"type":"ping","beat":true}')
+                await client.wait_for(lambda m: m["type"] == "pong", start=2 * round_no)
+                assert [m["type"] for m in client.messages[2 * round_no:]] == ["why", "pong"]
             await client.close()
 
         run(scenario())

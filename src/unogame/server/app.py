@@ -339,19 +339,18 @@ class Server:
         # The connection ending (dropped, closed, a failed send) stops a receive in
         # progress: one task reads, with no task or wait made per message.
         reading = asyncio.current_task()
-        receiving = False
         stopped = False
 
         def connection_ended() -> None:
             nonlocal stopped
-            if receiving and reading is not None and not stopped:
+            if conn.receiving and reading is not None and not stopped:
                 stopped = True
                 reading.cancel()
 
         conn.on_end = connection_ended
         try:
             while not conn.ended:
-                receiving = True
+                conn.receiving = True
                 try:
                     message = await websocket.receive()
                 except asyncio.CancelledError:
@@ -361,7 +360,7 @@ class Server:
                         reading.uncancel()
                     break
                 finally:
-                    receiving = False
+                    conn.receiving = False
                 if message["type"] == "websocket.disconnect" or conn.closing:
                     break
                 text = message.get("text")

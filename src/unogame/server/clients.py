@@ -53,6 +53,8 @@ class Connection:
         self.closing = False
         self.ended = False
         """The connection is over (closed by the server, dropped, a send failed)."""
+        self.receiving = False
+        """Its reading task waits for its next message (it handles none now)."""
         self.on_end: Callable[[], None] | None = None
         """Called once it is over: the reading stops."""
         self.beat = False
@@ -73,9 +75,11 @@ class Connection:
     def answer_beat(self) -> bool:
         """The page's heartbeat, answered where the protocol reads it (``Server.on_ping``'s
         answer to ``{"type": "ping", "beat": true}``, without the reading task); ``False``
-        when it must go the usual way: the connection ending, or its allowance spent (then
-        refused there as ``rate_limited``)."""
-        if self.closing or self.overflowed or self.ended or not self.rate_ok():
+        when it must go the usual way: the connection ending, its reading task busy with a
+        message (the pong never comes before that message's answer), or its allowance spent
+        (then refused there as ``rate_limited``)."""
+        if (self.closing or self.overflowed or self.ended or not self.receiving
+                or not self.rate_ok()):
             return False
         self.heard = time.monotonic()
         self.beat = True

@@ -33,6 +33,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.frames import Frame
 from websockets.http11 import Request
 from websockets.protocol import State
 
@@ -236,6 +237,9 @@ BEAT_TEXT: Final = b'{"type":"ping","beat":true}'
 """The page's heartbeat as it sends it (``JSON.stringify``), every 2 s from every page."""
 
 
+PINGED_ANYWAY: Final = 4
+"""A client that talks is still pinged once in this many ping intervals: its pongs must
+come too."""
 QUEUED_MESSAGES: Final = 4
 """A client's messages received and not yet read by the app before its socket is no longer
 read (until the app has read them all)."""
@@ -250,6 +254,8 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
 
     heard_at = 0.0
     """When the client's last bytes came (the loop's clock)."""
+    answered_at = 0.0
+    """When the client last answered a keepalive ping (or connected; the loop's clock)."""
     beat_answer: Callable[[], bool] | None = None
     """The app's answer to the page's heartbeat, given where it arrives (``True``: answered)."""
 
@@ -284,19 +290,33 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
             self.read_paused = True
             self.transport.pause_reading()
 
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.answered_at = self.loop.time()
+
     def data_received(self, data: bytes) -> None:
         self.heard_at = self.loop.time()
         super().data_received(data)
 
+    def handle_pong(self, event: Frame) -> None:
+        if (self.pending_ping_payload is not None
+                and bytes(event.data) == self.pending_ping_payload):
+            self.answered_at = self.loop.time()
+        super().handle_pong(event)
+
     def send_keepalive_ping(self) -> None:
         # A client heard within the interval is alive: its ping waits until the interval
-        # has passed since then (a page that beats every 2 s is never pinged). A dead
-        # link is still found within interval + timeout of the last bytes heard.
-        quiet = self.loop.time() - self.heard_at
+        # has passed since then (a page that beats every 2 s is pinged once in
+        # PINGED_ANYWAY intervals, not every interval). A link that goes silent is found
+        # within interval + timeout of its last bytes; one whose bytes come but whose
+        # pongs do not (dead one way, or a client that ignores pings) within
+        # PINGED_ANYWAY intervals + timeout.
+        now = self.loop.time()
         interval = self.ping_interval or 0.0
-        if (quiet < interval and self.pending_ping_payload is None and not self.close_sent
+        wait = min(self.heard_at + interval, self.answered_at + PINGED_ANYWAY * interval) - now
+        if (wait > 0 and self.pending_ping_payload is None and not self.close_sent
                 and not self.transport.is_closing()):
-            self.ping_timer = self.loop.call_later(interval - quiet, self.send_keepalive_ping)
+            self.ping_timer = self.loop.call_later(wait, self.send_keepalive_ping)
             return
         super().send_keepalive_ping()
 

@@ -34,7 +34,10 @@ SWEEP_SECONDS: Final = 1.0
 WS_PING_INTERVAL: Final = 5.0
 WS_PING_TIMEOUT: Final = 10.0
 """The WebSocket layer's own keepalive (``uno serve``): a link that does not answer a ping
-within 10 s of it is closed, so any client's dead link is found within 15 s."""
+within 10 s of it is closed. A client heard from within the interval is not pinged then,
+but at least once in ``connections.PINGED_ANYWAY`` intervals (20 s): a link gone silent is
+found within 15 s of its last bytes, one whose bytes come but whose pongs do not (dead in
+one direction, a client that ignores pings) within 30 s of its last pong."""
 
 
 class Heard(Protocol):
