@@ -169,22 +169,34 @@ def test_a_client_heard_within_the_ping_interval_is_not_pinged() -> None:
         run(scenario())
 
 
+def _raw_websocket(port: int) -> Any:
+    """A socket through the WebSocket handshake, read and written by hand."""
+    import socket
+
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                 b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                 b"Sec-WebSocket-Version: 13\r\n\r\n")
+    sock.settimeout(5)
+    assert b"101" in sock.recv(4096).split(b"\r\n")[0]
+    return sock
+
+
+def _masked_text(payload: bytes) -> bytes:
+    """A client's final text frame (masked, as RFC 6455 wants from a client)."""
+    mask = b"\x01\x02\x03\x04"
+    return (bytes([0x81, 0x80 | len(payload)]) + mask
+            + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+
 def test_a_client_that_talks_but_never_answers_a_ping_is_closed() -> None:
     """A client whose messages come but whose pongs never do (a link dead one way, a client
     that ignores pings): closed within PINGED_ANYWAY intervals and the timeout."""
-    import socket
 
     with ServerThread(ws_ping=(0.5, 1.0)) as server:
-        sock = socket.create_connection(("127.0.0.1", server.port))
-        sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                     b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                     b"Sec-WebSocket-Version: 13\r\n\r\n")
-        sock.settimeout(5)
-        assert b"101" in sock.recv(4096).split(b"\r\n")[0]
+        sock = _raw_websocket(server.port)
         started = time.monotonic()
-        payload, mask = b'{"type":"ping","beat":true}', b"\x01\x02\x03\x04"
-        frame = (bytes([0x81, 0x80 | len(payload)]) + mask
-                 + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        frame = _masked_text(b'{"type":"ping","beat":true}')
         closed_after = None
         while time.monotonic() - started < 8:  # beats every 0.2 s, never a pong
             try:
@@ -200,19 +212,11 @@ def test_a_client_that_talks_but_never_answers_a_ping_is_closed() -> None:
 def test_a_link_gone_silent_after_talking_is_closed_within_interval_and_timeout() -> None:
     """A client that sent messages and then holds everything (no pong): closed within the
     interval and the timeout of the last bytes it sent."""
-    import socket
     import time
 
     with ServerThread(ws_ping=(0.5, 1.0)) as server:
-        sock = socket.create_connection(("127.0.0.1", server.port))
-        sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                     b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                     b"Sec-WebSocket-Version: 13\r\n\r\n")
-        sock.settimeout(5)
-        assert b"101" in sock.recv(4096).split(b"\r\n")[0]
-        payload, mask = b'{"type":"ping"}', b"\x01\x02\x03\x04"
-        frame = (bytes([0x81, 0x80 | len(payload)]) + mask
-                 + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        sock = _raw_websocket(server.port)
+        frame = _masked_text(b'{"type":"ping"}')
         for _ in range(5):  # talking for a second: no ping needed
             sock.sendall(frame)
             time.sleep(0.2)
